@@ -1,0 +1,103 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * libtrustedfor - ask the kernel whether the content of a file descriptor
+ * may be executed (interpreted) by user space.
+ *
+ * Two kernel interfaces answer that question:
+ *  - trusted_for(2), syscall 451 on the trustfor-patched Linux 6.1, whose
+ *    policy is the fs.trust_policy sysctl;
+ *  - mainline's execveat(fd, "", ..., AT_EMPTY_PATH | AT_EXECVE_CHECK)
+ *    (Linux >= 6.14).
+ *
+ * Mainline later gave syscall number 451 to cachestat(2): this library only
+ * issues syscall 451 after /proc/sys/fs/trust_policy was seen, and every
+ * trustfor tool goes through it instead of calling the syscall itself.
+ */
+#ifndef TRUSTEDFOR_H
+#define TRUSTEDFOR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ABI of the patched kernel (kernel/patches/). */
+#define TF_SYSCALL_NR 451
+#define TF_USAGE_EXECUTION 1 /* TRUSTED_FOR_EXECUTION */
+#define TF_POLICY_PATH "/proc/sys/fs/trust_policy"
+#define TF_AUDIT_TYPE 1350 /* AUDIT_TRUSTED_FOR */
+
+/* fs.trust_policy bits. */
+#define TF_POLICY_EXEC_MOUNT 0x1u /* honour noexec mounts */
+#define TF_POLICY_EXEC_FILE 0x2u  /* require the exec permission */
+#define TF_POLICY_MAX 3
+
+/* Deny reasons: bitmask of the tracepoint's reason/would_deny fields. */
+#define TF_REASON_NOEXEC_MOUNT 0x1u
+#define TF_REASON_FILE_PERM 0x2u
+#define TF_REASON_NOT_REGULAR 0x4u
+#define TF_REASON_PSEUDO_FS 0x8u
+#define TF_REASON_ALL 0xfu
+#define TF_REASON_COUNT 4
+
+/* Mainline's execveat(2) flag (uapi/linux/fcntl.h since 6.14). */
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK 0x10000
+#endif
+
+enum tf_backend {
+	TF_BACKEND_NONE = 0,	 /* the kernel cannot answer */
+	TF_BACKEND_TRUSTED_FOR,	 /* trusted_for(2), patched kernel */
+	TF_BACKEND_EXECVE_CHECK, /* execveat(AT_EXECVE_CHECK), mainline */
+};
+
+/*
+ * Which interface this kernel offers; probed once, then cached.
+ * Never issues syscall 451 (it looks for TF_POLICY_PATH) and never executes
+ * anything (the AT_EXECVE_CHECK probe uses an invalid fd).
+ */
+enum tf_backend tf_backend_detect(void);
+const char *tf_backend_name(enum tf_backend backend);
+
+/* Uncached probes, for tools that report both. */
+bool tf_kernel_has_trusted_for(void);
+bool tf_kernel_has_execve_check(void);
+
+/*
+ * The current fs.trust_policy value (0..3) in *policy.
+ * Returns 0, or -1 with errno (ENOENT: kernel without trusted_for,
+ * EACCES: not allowed to read it (mode 0600), EPROTO: unparsable).
+ */
+int tf_policy_read(int *policy);
+
+/*
+ * May the content of @fd be executed by an interpreter?
+ * Returns 0 when allowed, -1 with errno otherwise: EACCES when denied,
+ * ENOSYS when the kernel has neither interface (apply your own rule; see
+ * README "When the kernel cannot answer"), EBADF, EINVAL...
+ */
+int trusted_for_exec(int fd);
+
+/* Raw trusted_for(2) call; fails with ENOSYS without the patched kernel. */
+int tf_trusted_for(int fd, int usage, unsigned int flags);
+
+/* Raw execveat(AT_EXECVE_CHECK) call; ENOSYS on kernels without it. */
+int tf_execve_check(int fd);
+
+/*
+ * "noexec_mount,file_perm" from a reason bitmask ("-" when 0); unknown bits
+ * show as hex. Returns @buf.
+ */
+const char *tf_reason_str(unsigned int reasons, char *buf, size_t len);
+/* Name of one reason bit, NULL when unknown. */
+const char *tf_reason_name(unsigned int bit);
+/* Parse a comma list back into a bitmask; -1 when a name is unknown. */
+int tf_reason_parse(const char *list, unsigned int *reasons);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRUSTEDFOR_H */
