@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/*
+ * libtrustedfor: see trustedfor.h.
+ */
+#include "trustedfor.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static const char *const reason_names[TF_REASON_COUNT] = {
+	"noexec_mount", /* TF_REASON_NOEXEC_MOUNT */
+	"file_perm",	/* TF_REASON_FILE_PERM */
+	"not_regular",	/* TF_REASON_NOT_REGULAR */
+	"pseudo_fs",	/* TF_REASON_PSEUDO_FS */
+};
+
+bool tf_kernel_has_trusted_for(void)
+{
+	return access(TF_POLICY_PATH, F_OK) == 0;
+}
+
+bool tf_kernel_has_execve_check(void)
+{
+	static char *const argv[] = { "", NULL };
+	static char *const envp[] = { NULL };
+	int saved = errno;
+	bool ok;
+
+	/*
+	 * Kernels that do not know AT_EXECVE_CHECK reject the unknown flag
+	 * with EINVAL before looking at the fd; kernels that do know it
+	 * fail on the invalid fd with EBADF.  Nothing can be executed.
+	 */
+	syscall(SYS_execveat, -1, "", argv, envp,
+		AT_EMPTY_PATH | AT_EXECVE_CHECK);
+	ok = errno == EBADF;
+	errno = saved;
+	return ok;
+}
+
+enum tf_backend tf_backend_detect(void)
+{
+	static int cached = -1;
+
+	if (cached < 0) {
+		if (tf_kernel_has_trusted_for())
+			cached = TF_BACKEND_TRUSTED_FOR;
+		else if (tf_kernel_has_execve_check())
+			cached = TF_BACKEND_EXECVE_CHECK;
+		else
+			cached = TF_BACKEND_NONE;
+	}
+	return (enum tf_backend)cached;
+}
+
+const char *tf_backend_name(enum tf_backend backend)
+{
+	switch (backend) {
+	case TF_BACKEND_TRUSTED_FOR:
+		return "trusted_for";
+	case TF_BACKEND_EXECVE_CHECK:
+		return "execve_check";
+	case TF_BACKEND_NONE:
+		break;
+	}
+	return "none";
+}
+
+int tf_policy_read(int *policy)
+{
+	char buf[32];
+	char *end;
+	ssize_t n;
+	long v;
+	int fd;
+
+	fd = open(TF_POLICY_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	errno = 0;
+	v = strtol(buf, &end, 10);
+	if (errno || end == buf || (*end && *end != '\n') || v < 0 ||
+	    v > TF_POLICY_MAX) {
+		errno = EPROTO;
+		return -1;
+	}
+	*policy = (int)v;
+	return 0;
+}
+
+int tf_trusted_for(int fd, int usage, unsigned int flags)
+{
+	long ret;
+
+	/* Syscall 451 is cachestat(2) on mainline: only call it when the
+	 * patched kernel announced itself.
+	 */
+	if (tf_backend_detect() != TF_BACKEND_TRUSTED_FOR) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = syscall(TF_SYSCALL_NR, fd, usage, flags);
+	return ret < 0 ? -1 : 0;
+}
+
+int tf_execve_check(int fd)
+{
+	static char *const argv[] = { "", NULL };
+	static char *const envp[] = { NULL };
+
+	if (!tf_kernel_has_execve_check()) {
+		errno = ENOSYS;
+		return -1;
+	}
+	/* With AT_EXECVE_CHECK, execveat() returns 0 instead of executing. */
+	return syscall(SYS_execveat, fd, "", argv, envp,
+		       AT_EMPTY_PATH | AT_EXECVE_CHECK) < 0 ?
+		       -1 : 0;
+}
+
+int trusted_for_exec(int fd)
+{
+	switch (tf_backend_detect()) {
+	case TF_BACKEND_TRUSTED_FOR:
+		return tf_trusted_for(fd, TF_USAGE_EXECUTION, 0);
+	case TF_BACKEND_EXECVE_CHECK:
+		return tf_execve_check(fd);
+	case TF_BACKEND_NONE:
+		break;
+	}
+	errno = ENOSYS;
+	return -1;
+}
+
+const char *tf_reason_name(unsigned int bit)
+{
+	for (int i = 0; i < TF_REASON_COUNT; i++)
+		if (bit == 1u << i)
+			return reason_names[i];
+	return NULL;
+}
+
+const char *tf_reason_str(unsigned int reasons, char *buf, size_t len)
+{
+	size_t off = 0;
+
+	if (!len)
+		return buf;
+	buf[0] = '\0';
+	if (!reasons) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (int i = 0; i < TF_REASON_COUNT && off < len; i++) {
+		if (!(reasons & (1u << i)))
+			continue;
+		off += snprintf(buf + off, len - off, "%s%s", off ? "," : "",
+				reason_names[i]);
+	}
+	if (reasons & ~TF_REASON_ALL && off < len)
+		snprintf(buf + off, len - off, "%s0x%x", off ? "," : "",
+			 reasons & ~TF_REASON_ALL);
+	return buf;
+}
+
+int tf_reason_parse(const char *list, unsigned int *reasons)
+{
+	unsigned int mask = 0;
+	const char *p = list;
+
+	if (!strcmp(list, "-")) {
+		*reasons = 0;
+		return 0;
+	}
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int i;
+
+		for (i = 0; i < TF_REASON_COUNT; i++)
+			if (strlen(reason_names[i]) == n &&
+			    !strncmp(p, reason_names[i], n))
+				break;
+		if (i == TF_REASON_COUNT) {
+			errno = EINVAL;
+			return -1;
+		}
+		mask |= 1u << i;
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	*reasons = mask;
+	return 0;
+}
