@@ -1,0 +1,354 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* trusttop: formatting helpers, `-b` text and `--json` output. */
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <json-c/json.h>
+#include "escape.h"
+#include "trustedfor.h"
+#include "app.h"
+
+/* Kernel-internal dev_t: 12-bit major, 20-bit minor. */
+#define KDEV_MAJOR(d) ((unsigned int)((d) >> 20))
+#define KDEV_MINOR(d) ((unsigned int)((d) & 0xfffff))
+
+const char *tt_reason_bits_str(unsigned int bits, bool denied, char *buf,
+			       size_t len)
+{
+	if (!bits)
+		return denied ? "other" : "-";
+	return tf_reason_str(bits, buf, len);
+}
+
+static size_t comp_len(const char *c)
+{
+	return strnlen(c, TT_NAME_LEN);
+}
+
+char *tt_event_path(const struct tt_event *e, char *out, size_t outsz)
+{
+	size_t pos = 0;
+	int depth = e->depth > TT_PATH_DEPTH ? TT_PATH_DEPTH : e->depth;
+
+	if (!outsz)
+		return out;
+	out[0] = 0;
+	if (depth == 0) {
+		snprintf(out, outsz, "dev %u:%u ino %" PRIu64,
+			 KDEV_MAJOR(e->dev), KDEV_MINOR(e->dev),
+			 (uint64_t)e->ino);
+		return out;
+	}
+	if (e->flags & TT_EV_NAME_ARG) {
+		/* The execveat() path argument, as the caller gave it. */
+		size_t l = comp_len(e->path[0]);
+
+		if (l >= outsz)
+			l = outsz - 1;
+		memcpy(out, e->path[0], l);
+		out[l] = 0;
+		return out;
+	}
+	if (e->flags & TT_EV_PATH_TRUNC) {
+		pos = (size_t)snprintf(out, outsz, "...");
+		if (pos >= outsz)
+			return out;
+	}
+	for (int i = depth - 1; i >= 0; i--) {
+		size_t l = comp_len(e->path[i]);
+
+		if (pos + 1 + l + 1 > outsz)
+			break;
+		out[pos++] = '/';
+		memcpy(out + pos, e->path[i], l);
+		pos += l;
+		out[pos] = 0;
+	}
+	return out;
+}
+
+const char *tt_escape(const char *raw, char *out, size_t outsz)
+{
+	tf_escape_term(raw, strlen(raw), out, outsz);
+	return out;
+}
+
+const char *tt_user_name(uint32_t uid)
+{
+	static struct {
+		uint32_t uid;
+		char name[32];
+	} cache[64];
+	static unsigned int n;
+	struct passwd *pw;
+	unsigned int i;
+
+	for (i = 0; i < n && i < 64; i++)
+		if (cache[i].uid == uid)
+			return cache[i].name;
+	i = n++ % 64;
+	cache[i].uid = uid;
+	pw = getpwuid(uid);
+	if (pw && strlen(pw->pw_name) < sizeof(cache[i].name))
+		tt_escape(pw->pw_name, cache[i].name, sizeof(cache[i].name));
+	else
+		snprintf(cache[i].name, sizeof(cache[i].name), "%u", uid);
+	return cache[i].name;
+}
+
+const char *tt_interp_name(const struct tt_key *k, char *out, size_t outsz)
+{
+	char exe[4 * TT_EXE_LEN + 1], comm[4 * TT_COMM_LEN + 1];
+	char e[TT_EXE_LEN + 1], c[TT_COMM_LEN + 1];
+
+	memcpy(e, k->exe, TT_EXE_LEN);
+	e[TT_EXE_LEN] = 0;
+	memcpy(c, k->comm, TT_COMM_LEN);
+	c[TT_COMM_LEN] = 0;
+	tt_escape(e, exe, sizeof(exe));
+	tt_escape(c, comm, sizeof(comm));
+	if (!*exe || !strcmp(exe, comm))
+		snprintf(out, outsz, "%s", comm);
+	else
+		snprintf(out, outsz, "%s(%s)", exe, comm);
+	return out;
+}
+
+const char *tt_fmt_count(uint64_t v, int width, char *out, size_t outsz)
+{
+	static const char units[] = "kMGTPE";
+	double d = (double)v;
+	int u = -1;
+
+	if (width < 1)
+		width = 1;
+	if (snprintf(out, outsz, "%" PRIu64, v) <= width)
+		return out;
+	while (u < 5) {
+		d /= 1000;
+		u++;
+		if (snprintf(out, outsz, "%.1f%c", d, units[u]) <= width ||
+		    snprintf(out, outsz, "%.0f%c", d, units[u]) <= width)
+			return out;
+	}
+	return out;
+}
+
+struct tt_row **tt_visible_rows(struct tt_app *a, size_t *n)
+{
+	struct tt_table *t = a->per_process ? &a->procs : &a->interp;
+	struct tt_row **rows = calloc(t->n ? t->n : 1, sizeof(*rows));
+
+	*n = 0;
+	if (!rows)
+		return NULL;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->rows[i].cur.checks && tt_row_match(&t->rows[i], a->filter, a->uid))
+			rows[(*n)++] = &t->rows[i];
+	tt_rows_sort(rows, *n, a->sort, a->reverse);
+	return rows;
+}
+
+static void fmt_time(double wall, char *out, size_t outsz)
+{
+	time_t t = (time_t)wall;
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(out, outsz, "%H:%M:%S", &tm);
+}
+
+static void print_reasons(FILE *f, const char *label, const __u64 *slots)
+{
+	fprintf(f, "%s", label);
+	for (int i = 0; i < TT_NREASON; i++)
+		fprintf(f, " %s=%" PRIu64, tt_reason_slot_name(i), (uint64_t)slots[i]);
+	fputc('\n', f);
+}
+
+void tt_print_batch(struct tt_app *a, FILE *f)
+{
+	char ts[16], file[4 * TT_PATH_MAX + 1], policy[64];
+	struct tt_row **rows;
+	size_t n;
+
+	fmt_time(a->now, ts, sizeof(ts));
+	if (a->policy >= 0)
+		snprintf(policy, sizeof(policy), "%d", a->policy);
+	else
+		snprintf(policy, sizeof(policy), "%s", a->policy_note ? a->policy_note : "?");
+	fprintf(f, "trusttop - %s  kernel %s  backend %s  policy %s\n", ts,
+		a->kernel, a->backend, policy);
+	fprintf(f, "Checks: %" PRIu64 " total, %.1f/s  allowed %" PRIu64
+		   "  denied %" PRIu64 " (%.1f%%)  would-deny %" PRIu64
+		   "  errors %" PRIu64 "\n",
+		(uint64_t)a->total.checks, tt_rate(a->total_delta.checks, a->elapsed),
+		(uint64_t)a->total.allowed, (uint64_t)a->total.denied,
+		tt_deny_pct(&a->total), (uint64_t)a->total.would,
+		(uint64_t)a->total.errors);
+	print_reasons(f, "Denied:", a->total.reason);
+	print_reasons(f, "Would-deny:", a->total.would_reason);
+	fprintf(f, "Drops: ringbuf %" PRIu64 " map-full %" PRIu64
+		   "  Overhead: cpu %.1f%% bpf %.1f%% (%.0f ns/event)\n\n",
+		a->rb_drops, a->map_full + (a->per_process ? a->pmap_full : 0),
+		a->self_cpu_pct, a->bpf_cpu_pct, a->bpf_ns_per_event);
+	fprintf(f, "%-16s %-16s %7s %-10s %10s %10s %10s %6s %-12s %10s %s\n",
+		"EXE", "COMM", a->per_process ? "PID" : "UID", "USER",
+		"CHECKS/s", "ALLOWED", "DENIED", "DENY%", "TOP-REASON",
+		"WOULD-DENY", "LAST-DENIED-FILE");
+	rows = tt_visible_rows(a, &n);
+	for (size_t i = 0; rows && i < n; i++) {
+		struct tt_row *r = rows[i];
+		char exe[4 * TT_EXE_LEN + 1], comm[4 * TT_COMM_LEN + 1];
+		char e[TT_EXE_LEN + 1] = "", c[TT_COMM_LEN + 1] = "";
+
+		memcpy(e, r->key.exe, TT_EXE_LEN);
+		memcpy(c, r->key.comm, TT_COMM_LEN);
+		tt_escape(*e ? e : "-", exe, sizeof(exe));
+		tt_escape(c, comm, sizeof(comm));
+		tt_escape(r->last_file[0] ? r->last_file : "-", file, sizeof(file));
+		fprintf(f, "%-16s %-16s %7u %-10s %10.1f %10" PRIu64 " %10" PRIu64
+			   " %6.1f %-12s %10" PRIu64 " %s\n",
+			exe, comm, a->per_process ? r->key.tgid : r->key.uid,
+			tt_user_name(r->key.uid), r->rate, (uint64_t)r->cur.allowed,
+			(uint64_t)r->cur.denied, tt_deny_pct(&r->cur),
+			tt_reason_slot_name(tt_top_reason(&r->cur)),
+			(uint64_t)r->cur.would, file);
+	}
+	free(rows);
+	fputc('\n', f);
+	fflush(f);
+}
+
+static json_object *json_reasons(const __u64 *slots, bool with_other)
+{
+	json_object *o = json_object_new_object();
+
+	for (int i = 0; o && i < TT_NREASON; i++)
+		if (i != TT_REASON_OTHER || with_other)
+			json_object_object_add(o, tt_reason_slot_name(i),
+					       json_object_new_int64((int64_t)slots[i]));
+	return o;
+}
+
+static json_object *json_counts(const struct tt_counts *c)
+{
+	json_object *o = json_object_new_object();
+
+	if (!o)
+		return NULL;
+	json_object_object_add(o, "checks", json_object_new_int64((int64_t)c->checks));
+	json_object_object_add(o, "allowed", json_object_new_int64((int64_t)c->allowed));
+	json_object_object_add(o, "denied", json_object_new_int64((int64_t)c->denied));
+	json_object_object_add(o, "errors", json_object_new_int64((int64_t)c->errors));
+	json_object_object_add(o, "would_deny", json_object_new_int64((int64_t)c->would));
+	json_object_object_add(o, "deny_reasons", json_reasons(c->reason, true));
+	json_object_object_add(o, "would_deny_reasons",
+			       json_reasons(c->would_reason, false));
+	return o;
+}
+
+static json_object *json_str(const char *raw)
+{
+	char buf[4 * TT_PATH_MAX + 1];
+
+	return json_object_new_string(tt_escape(raw, buf, sizeof(buf)));
+}
+
+int tt_print_json(struct tt_app *a, FILE *f)
+{
+	json_object *o = json_object_new_object(), *arr, *ev;
+	struct tt_row **rows;
+	size_t n;
+	char buf[TT_NAME_LEN * 2], reasons[128];
+
+	if (!o)
+		return -1;
+	json_object_object_add(o, "time", json_object_new_double(a->now));
+	json_object_object_add(o, "interval", json_object_new_double(a->elapsed));
+	json_object_object_add(o, "kernel", json_str(a->kernel));
+	json_object_object_add(o, "backend", json_object_new_string(a->backend));
+	json_object_object_add(o, "policy",
+			       a->policy >= 0 ? json_object_new_int(a->policy) : NULL);
+	json_object_object_add(o, "totals", json_counts(&a->total));
+	json_object_object_add(o, "interval_counts", json_counts(&a->total_delta));
+	json_object_object_add(o, "checks_per_s",
+			       json_object_new_double(tt_rate(a->total_delta.checks, a->elapsed)));
+	json_object_object_add(o, "ringbuf_drops", json_object_new_int64((int64_t)a->rb_drops));
+	json_object_object_add(o, "map_full", json_object_new_int64((int64_t)a->map_full));
+	json_object_object_add(o, "self_cpu_pct", json_object_new_double(a->self_cpu_pct));
+	json_object_object_add(o, "bpf_cpu_pct", json_object_new_double(a->bpf_cpu_pct));
+
+	arr = json_object_new_array();
+	rows = tt_visible_rows(a, &n);
+	for (size_t i = 0; arr && rows && i < n; i++) {
+		struct tt_row *r = rows[i];
+		json_object *row = json_counts(&r->cur);
+		char e[TT_EXE_LEN + 1] = "", c[TT_COMM_LEN + 1] = "";
+
+		if (!row)
+			break;
+		memcpy(e, r->key.exe, TT_EXE_LEN);
+		memcpy(c, r->key.comm, TT_COMM_LEN);
+		json_object_object_add(row, "exe", json_str(e));
+		json_object_object_add(row, "comm", json_str(c));
+		json_object_object_add(row, "uid", json_object_new_int64(r->key.uid));
+		json_object_object_add(row, "user", json_object_new_string(tt_user_name(r->key.uid)));
+		if (a->per_process)
+			json_object_object_add(row, "pid", json_object_new_int64(r->key.tgid));
+		json_object_object_add(row, "checks_per_s", json_object_new_double(r->rate));
+		json_object_object_add(row, "deny_pct", json_object_new_double(tt_deny_pct(&r->cur)));
+		json_object_object_add(row, "top_reason",
+				       tt_top_reason(&r->cur) >= 0 ?
+					       json_object_new_string(tt_reason_slot_name(tt_top_reason(&r->cur))) :
+					       NULL);
+		json_object_object_add(row, "last_denied_file",
+				       r->last_file[0] ? json_str(r->last_file) : NULL);
+		json_object_array_add(arr, row);
+	}
+	free(rows);
+	json_object_object_add(o, "interpreters", arr);
+
+	/* Denials received since the previous object (the newest TT_RECENT). */
+	arr = json_object_new_array();
+	if (a->recent_seq - a->json_seq > TT_RECENT)
+		json_object_object_add(o, "denials_not_shown",
+				       json_object_new_int64((int64_t)(a->recent_seq - a->json_seq - TT_RECENT)));
+	for (uint64_t s = a->json_seq + 1; arr && s <= a->recent_seq; s++) {
+		struct tt_recent *r = &a->recent[(s - 1) % TT_RECENT];
+		char e[TT_EXE_LEN + 1] = "", c[TT_COMM_LEN + 1] = "";
+
+		if (r->seq != s)
+			continue;
+		ev = json_object_new_object();
+		if (!ev)
+			break;
+		memcpy(e, r->ev.exe, TT_EXE_LEN);
+		memcpy(c, r->ev.comm, TT_COMM_LEN);
+		json_object_object_add(ev, "time", json_object_new_double(r->wall));
+		json_object_object_add(ev, "pid", json_object_new_int64(r->ev.tgid));
+		json_object_object_add(ev, "tid", json_object_new_int64(r->ev.pid));
+		json_object_object_add(ev, "uid", json_object_new_int64(r->ev.uid));
+		json_object_object_add(ev, "exe", json_str(e));
+		json_object_object_add(ev, "comm", json_str(c));
+		json_object_object_add(ev, "file", json_str(r->path));
+		json_object_object_add(ev, "denied",
+				       json_object_new_boolean(r->ev.flags & TT_EV_DENIED));
+		json_object_object_add(ev, "ret", json_object_new_int(r->ev.ret));
+		json_object_object_add(ev, "reason",
+				       json_object_new_string(tt_reason_bits_str(r->ev.reason, r->ev.flags & TT_EV_DENIED, reasons, sizeof(reasons))));
+		json_object_object_add(ev, "would_deny",
+				       json_object_new_string(tt_reason_bits_str(r->ev.would_deny, false, buf, sizeof(buf))));
+		json_object_array_add(arr, ev);
+	}
+	a->json_seq = a->recent_seq;
+	json_object_object_add(o, "denials", arr);
+
+	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	fflush(f);
+	json_object_put(o);
+	return 0;
+}

@@ -1,0 +1,263 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* trusttop user-space bookkeeping: see stats.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "stats.h"
+
+#define NCOUNTERS (sizeof(struct tt_counts) / sizeof(__u64))
+
+void tt_counts_sub(const struct tt_counts *a, const struct tt_counts *b,
+		   struct tt_counts *out)
+{
+	const __u64 *pa = (const __u64 *)a, *pb = (const __u64 *)b;
+	__u64 *po = (__u64 *)out;
+	bool reset = false;
+
+	/* An entry is reset as a whole (evicted, then created again). */
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		if (pa[i] < pb[i])
+			reset = true;
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		po[i] = reset ? pa[i] : pa[i] - pb[i];
+}
+
+void tt_counts_add(struct tt_counts *acc, const struct tt_counts *c)
+{
+	__u64 *pa = (__u64 *)acc;
+	const __u64 *pc = (const __u64 *)c;
+
+	for (size_t i = 0; i < NCOUNTERS; i++)
+		pa[i] += pc[i];
+}
+
+double tt_rate(uint64_t delta, double seconds)
+{
+	if (!(seconds > 0))
+		return 0;
+	return (double)delta / seconds;
+}
+
+double tt_deny_pct(const struct tt_counts *c)
+{
+	uint64_t verdicts = c->allowed + c->denied;
+
+	return verdicts ? 100.0 * (double)c->denied / (double)verdicts : 0;
+}
+
+int tt_top_reason(const struct tt_counts *c)
+{
+	int best = -1;
+
+	for (int i = 0; i < TT_NREASON; i++)
+		if (c->reason[i] && (best < 0 || c->reason[i] > c->reason[best]))
+			best = i;
+	return best;
+}
+
+const char *tt_reason_slot_name(int slot)
+{
+	static const char *const names[TT_NREASON] = {
+		"noexec_mount", "file_perm", "not_regular", "pseudo_fs", "other",
+	};
+
+	return slot >= 0 && slot < TT_NREASON ? names[slot] : "-";
+}
+
+void tt_table_init(struct tt_table *t)
+{
+	memset(t, 0, sizeof(*t));
+}
+
+void tt_table_free(struct tt_table *t)
+{
+	free(t->rows);
+	tt_table_init(t);
+}
+
+void tt_table_begin(struct tt_table *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		t->rows[i].seen = false;
+}
+
+static bool key_eq(const struct tt_key *a, const struct tt_key *b)
+{
+	return a->uid == b->uid && a->tgid == b->tgid &&
+	       !strncmp(a->exe, b->exe, TT_EXE_LEN) &&
+	       !strncmp(a->comm, b->comm, TT_COMM_LEN);
+}
+
+struct tt_row *tt_table_find(struct tt_table *t, const struct tt_key *key)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (key_eq(&t->rows[i].key, key))
+			return &t->rows[i];
+	return NULL;
+}
+
+struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key)
+{
+	struct tt_row *r = tt_table_find(t, key);
+
+	if (!r) {
+		if (t->n == t->cap) {
+			size_t cap = t->cap ? 2 * t->cap : 64;
+			struct tt_row *rows = realloc(t->rows, cap * sizeof(*rows));
+
+			if (!rows)
+				return NULL;
+			t->rows = rows;
+			t->cap = cap;
+		}
+		r = &t->rows[t->n++];
+		memset(r, 0, sizeof(*r));
+		r->key = *key;
+		/* Keep names NUL-terminated whatever the kernel sent. */
+		r->key.exe[TT_EXE_LEN - 1] = 0;
+		r->key.comm[TT_COMM_LEN - 1] = 0;
+	}
+	return r;
+}
+
+struct tt_row *tt_table_set(struct tt_table *t, const struct tt_key *key,
+			    const struct tt_counts *c)
+{
+	struct tt_row *r = tt_table_get(t, key);
+
+	if (!r)
+		return NULL;
+	r->cur = *c;
+	r->seen = true;
+	return r;
+}
+
+void tt_table_tick(struct tt_table *t, double seconds)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		struct tt_row *r = &t->rows[i];
+
+		tt_counts_sub(&r->cur, &r->prev, &r->delta);
+		r->rate = tt_rate(r->delta.checks, seconds);
+		r->prev = r->cur;
+	}
+}
+
+void tt_table_totals(const struct tt_table *t, struct tt_counts *cur,
+		     struct tt_counts *delta)
+{
+	memset(cur, 0, sizeof(*cur));
+	if (delta)
+		memset(delta, 0, sizeof(*delta));
+	for (size_t i = 0; i < t->n; i++) {
+		tt_counts_add(cur, &t->rows[i].cur);
+		if (delta)
+			tt_counts_add(delta, &t->rows[i].delta);
+	}
+}
+
+static int cmp_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b ? 1 : 0;
+}
+
+static int cmp_dbl_desc(double a, double b)
+{
+	return a > b ? -1 : a < b ? 1 : 0;
+}
+
+static int cmp_ident(const struct tt_row *a, const struct tt_row *b)
+{
+	int c = strncmp(a->key.exe, b->key.exe, TT_EXE_LEN);
+
+	if (!c)
+		c = strncmp(a->key.comm, b->key.comm, TT_COMM_LEN);
+	if (!c)
+		c = a->key.uid < b->key.uid ? -1 : a->key.uid > b->key.uid;
+	if (!c)
+		c = a->key.tgid < b->key.tgid ? -1 : a->key.tgid > b->key.tgid;
+	return c;
+}
+
+int tt_row_cmp(const struct tt_row *a, const struct tt_row *b, enum tt_sort by)
+{
+	int c = 0;
+
+	switch (by) {
+	case TT_SORT_RATE:
+		c = cmp_dbl_desc(a->rate, b->rate);
+		if (!c)
+			c = cmp_u64_desc(a->cur.checks, b->cur.checks);
+		break;
+	case TT_SORT_CHECKS:
+		c = cmp_u64_desc(a->cur.checks, b->cur.checks);
+		break;
+	case TT_SORT_ALLOWED:
+		c = cmp_u64_desc(a->cur.allowed, b->cur.allowed);
+		break;
+	case TT_SORT_DENIED:
+		c = cmp_u64_desc(a->cur.denied, b->cur.denied);
+		break;
+	case TT_SORT_DENYPCT:
+		c = cmp_dbl_desc(tt_deny_pct(&a->cur), tt_deny_pct(&b->cur));
+		break;
+	case TT_SORT_WOULD:
+		c = cmp_u64_desc(a->cur.would, b->cur.would);
+		break;
+	case TT_SORT_UID:
+		c = a->key.uid < b->key.uid ? -1 : a->key.uid > b->key.uid;
+		break;
+	case TT_SORT_NAME:
+	default:
+		break;
+	}
+	return c ? c : cmp_ident(a, b);
+}
+
+static enum tt_sort sort_by;
+static bool sort_reverse;
+
+static int qsort_cmp(const void *pa, const void *pb)
+{
+	const struct tt_row *a = *(const struct tt_row *const *)pa;
+	const struct tt_row *b = *(const struct tt_row *const *)pb;
+	int c = tt_row_cmp(a, b, sort_by);
+
+	return sort_reverse ? -c : c;
+}
+
+void tt_rows_sort(struct tt_row **rows, size_t n, enum tt_sort by, bool reverse)
+{
+	sort_by = by;
+	sort_reverse = reverse;
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), qsort_cmp);
+}
+
+static const char *const sort_names[TT_SORT_COUNT] = {
+	"rate", "checks", "allowed", "denied", "deny%", "would", "name", "uid",
+};
+
+const char *tt_sort_name(enum tt_sort by)
+{
+	return by < TT_SORT_COUNT ? sort_names[by] : "?";
+}
+
+int tt_sort_parse(const char *name)
+{
+	for (int i = 0; i < TT_SORT_COUNT; i++)
+		if (!strcmp(name, sort_names[i]))
+			return i;
+	if (!strcmp(name, "denypct"))
+		return TT_SORT_DENYPCT;
+	return -1;
+}
+
+bool tt_row_match(const struct tt_row *r, const char *filter, long uid)
+{
+	if (uid >= 0 && (long)r->key.uid != uid)
+		return false;
+	if (!filter || !*filter)
+		return true;
+	return strstr(r->key.exe, filter) || strstr(r->key.comm, filter) ||
+	       strstr(r->last_file, filter);
+}

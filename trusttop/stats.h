@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trusttop user-space bookkeeping: rows read from the BPF maps, deltas and
+ * rates between two reads, sorting and filtering. No BPF, no terminal:
+ * unit-tested on its own (tests/test_stats.c).
+ */
+#ifndef TRUSTTOP_STATS_H
+#define TRUSTTOP_STATS_H
+
+#include <linux/types.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "trusttop.h"
+
+#define TT_PATH_MAX 512 /* an assembled event path, raw bytes */
+
+struct tt_row {
+	struct tt_key key;
+	struct tt_counts cur;	/* cumulative, as last read */
+	struct tt_counts prev;	/* cumulative at the previous tick */
+	struct tt_counts delta; /* cur - prev of the last tick */
+	double rate;		/* checks per second over the last tick */
+	bool seen;		/* present in the last read */
+	char last_file[TT_PATH_MAX]; /* raw bytes, escape before showing */
+};
+
+struct tt_table {
+	struct tt_row *rows;
+	size_t n, cap;
+};
+
+enum tt_sort {
+	TT_SORT_RATE, /* CHECKS/s (default) */
+	TT_SORT_CHECKS,
+	TT_SORT_ALLOWED,
+	TT_SORT_DENIED,
+	TT_SORT_DENYPCT,
+	TT_SORT_WOULD,
+	TT_SORT_NAME,
+	TT_SORT_UID,
+	TT_SORT_COUNT
+};
+
+/* Counter-wise a - b; a counter that went backwards (LRU eviction and
+ * re-creation of the entry) counts from zero again: result = a. */
+void tt_counts_sub(const struct tt_counts *a, const struct tt_counts *b,
+		   struct tt_counts *out);
+void tt_counts_add(struct tt_counts *acc, const struct tt_counts *c);
+/* Events per second; 0 when the interval is not positive. */
+double tt_rate(uint64_t delta, double seconds);
+/* Percentage of denied among verdicts (allowed + denied), 0 when none. */
+double tt_deny_pct(const struct tt_counts *c);
+/* Slot of the most frequent deny reason, -1 when nothing was denied. */
+int tt_top_reason(const struct tt_counts *c);
+/* "noexec_mount", ... "other" for a slot. */
+const char *tt_reason_slot_name(int slot);
+
+void tt_table_init(struct tt_table *t);
+void tt_table_free(struct tt_table *t);
+/* Start a read: every row becomes unseen. */
+void tt_table_begin(struct tt_table *t);
+/* Record the cumulative counts of @key; returns the row or NULL (ENOMEM). */
+struct tt_row *tt_table_set(struct tt_table *t, const struct tt_key *key,
+			    const struct tt_counts *c);
+struct tt_row *tt_table_find(struct tt_table *t, const struct tt_key *key);
+/* The row of @key, created with zero counts when new; NULL on ENOMEM. */
+struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key);
+/* End of a read over @seconds: compute deltas and rates, prev = cur. */
+void tt_table_tick(struct tt_table *t, double seconds);
+/* Sum of every row's cumulative counts and deltas. */
+void tt_table_totals(const struct tt_table *t, struct tt_counts *cur,
+		     struct tt_counts *delta);
+
+/* Compare two rows for @by, biggest first (name and uid: ascending); ties
+ * broken by exe, comm, uid, tgid so the order is total and stable. */
+int tt_row_cmp(const struct tt_row *a, const struct tt_row *b, enum tt_sort by);
+/* Sort @n row pointers. */
+void tt_rows_sort(struct tt_row **rows, size_t n, enum tt_sort by, bool reverse);
+const char *tt_sort_name(enum tt_sort by);
+/* Sort key from its name ("rate", "checks", ...); -1 when unknown. */
+int tt_sort_parse(const char *name);
+
+/* Does the row match the filter (substring of exe, comm or last file; empty
+ * or NULL matches all) and the uid (-1 = any)? */
+bool tt_row_match(const struct tt_row *r, const char *filter, long uid);
+
+#endif /* TRUSTTOP_STATS_H */

@@ -1,0 +1,416 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trusttop BPF side: count trusted_for / AT_EXECVE_CHECK verdicts per
+ * interpreter in the kernel, and send denials through a ring buffer.
+ *
+ * Three attach flavours, exactly one is loaded (user space turns autoload
+ * off for the others after probing the running kernel):
+ *  - tp_btf/trusted_for_verdict: patched kernel with BTF (preferred);
+ *  - tracepoint/trusted_for/trusted_for_verdict: same event, classic ABI;
+ *  - tracepoint/syscalls/sys_{enter,exit}_execveat: mainline >= 6.14,
+ *    filtered on AT_EXECVE_CHECK, verdict from the return value.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "trusttop.h"
+
+char LICENSE[] SEC("license") = "GPL";
+
+#define EACCES 13
+#define EPERM 1
+#define EBADF 9
+#define AT_EMPTY_PATH 0x1000
+#define AT_EXECVE_CHECK 0x10000
+#define MNT_NOEXEC 0x04	 /* include/linux/mount.h */
+#define SB_I_NOEXEC 0x02 /* include/linux/fs.h */
+#define S_IFMT 00170000
+#define S_IFREG 0100000
+
+#define TF_REASON_NOEXEC_MOUNT 0x1u
+#define TF_REASON_FILE_PERM 0x2u
+#define TF_REASON_NOT_REGULAR 0x4u
+#define TF_REASON_PSEUDO_FS 0x8u
+
+/* Set by user space before load. */
+const volatile bool per_process = true;	 /* fill the per-process map */
+const volatile __u32 wakeup_every = 16;	 /* ring wake-up sampling */
+const volatile __u32 self_tgid = 0;	 /* ignore trusttop itself */
+
+/* Read by user space through the skeleton's bss. */
+__u64 rb_drops;	      /* events lost: ring buffer full */
+__u64 map_full;	      /* verdicts not counted: stats map full */
+__u64 pmap_full;      /* same, per-process map (LRU: rarely) */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct tt_key);
+	__type(value, struct tt_counts);
+} stats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct tt_key);
+	__type(value, struct tt_counts);
+} pstats SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 256 * 1024);
+} events SEC(".maps");
+
+/* Wake-up sampling counter, per CPU so no atomics are needed. */
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} wake_cnt SEC(".maps");
+
+/* execveat(AT_EXECVE_CHECK) in flight: thread id -> fd and path argument. */
+struct inflight {
+	__s64 fd;
+	const char *name;
+	__u32 flags;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 8192);
+	__type(key, __u64);
+	__type(value, struct inflight);
+} inflight SEC(".maps");
+
+static const struct tt_counts zero_counts;
+
+/* Classic tracepoint record, relocated against the patched kernel's BTF. */
+struct trace_event_raw_trusted_for_verdict___x {
+	struct trace_entry ent;
+	dev_t dev;
+	unsigned long ino;
+	umode_t mode;
+	int usage;
+	int policy;
+	int ret;
+	unsigned int reason;
+	unsigned int would_deny;
+} __attribute__((preserve_access_index));
+
+/* Read an integer field whatever its size in the running kernel. */
+#define READ_INT_FIELD(s, field)                                              \
+	({                                                                     \
+		unsigned long long __v = 0;                                    \
+		__u32 __sz = bpf_core_field_size(s->field);                   \
+		if (__sz > sizeof(__v))                                        \
+			__sz = sizeof(__v);                                    \
+		bpf_probe_read_kernel(&__v, __sz & 0xf,                        \
+				      (const void *)s +                        \
+					      bpf_core_field_offset(s->field)); \
+		__v;                                                           \
+	})
+
+static __always_inline int reason_slot_add(struct tt_counts *c, __u32 bits,
+					   bool would)
+{
+	__u64 *slots = would ? c->would_reason : c->reason;
+
+	if (bits & TF_REASON_NOEXEC_MOUNT)
+		__sync_fetch_and_add(&slots[0], 1);
+	if (bits & TF_REASON_FILE_PERM)
+		__sync_fetch_and_add(&slots[1], 1);
+	if (bits & TF_REASON_NOT_REGULAR)
+		__sync_fetch_and_add(&slots[2], 1);
+	if (bits & TF_REASON_PSEUDO_FS)
+		__sync_fetch_and_add(&slots[3], 1);
+	if (!would && !(bits & 0xf))
+		__sync_fetch_and_add(&slots[TT_REASON_OTHER], 1);
+	return 0;
+}
+
+static __always_inline void count(void *map, struct tt_key *key, int verdict,
+				  __u32 reason, __u32 would, __u64 *full)
+{
+	struct tt_counts *c = bpf_map_lookup_elem(map, key);
+
+	if (!c) {
+		/* Another CPU may create it first: EEXIST is fine. */
+		bpf_map_update_elem(map, key, &zero_counts, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(map, key);
+		if (!c) {
+			__sync_fetch_and_add(full, 1);
+			return;
+		}
+	}
+	if (verdict >= 0)
+		__sync_fetch_and_add(&c->checks, 1);
+	if (verdict == 0)
+		__sync_fetch_and_add(&c->allowed, 1);
+	else if (verdict > 0)
+		__sync_fetch_and_add(&c->denied, 1);
+	else
+		__sync_fetch_and_add(&c->errors, 1);
+	if (verdict > 0)
+		reason_slot_add(c, reason, false);
+	if (would) {
+		__sync_fetch_and_add(&c->would, 1);
+		reason_slot_add(c, would, true);
+	}
+}
+
+static __always_inline void fill_path(struct tt_event *e, struct file *file)
+{
+	struct vfsmount *vmnt = BPF_CORE_READ(file, f_path.mnt);
+	struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
+	struct mount *mnt = (void *)vmnt - bpf_core_field_offset(struct mount, mnt);
+	int i;
+
+#pragma unroll
+	for (i = 0; i < TT_PATH_DEPTH; i++) {
+		struct dentry *parent;
+
+		if (d == BPF_CORE_READ(vmnt, mnt_root)) {
+			struct mount *pm = BPF_CORE_READ(mnt, mnt_parent);
+
+			if (pm == mnt)
+				return; /* reached the root */
+			/* Cross to the mount point in the parent mount. */
+			d = BPF_CORE_READ(mnt, mnt_mountpoint);
+			mnt = pm;
+			vmnt = (void *)pm + bpf_core_field_offset(struct mount, mnt);
+			if (d == BPF_CORE_READ(vmnt, mnt_root)) {
+				pm = BPF_CORE_READ(mnt, mnt_parent);
+				if (pm == mnt)
+					return;
+				d = BPF_CORE_READ(mnt, mnt_mountpoint);
+				mnt = pm;
+				vmnt = (void *)pm +
+				       bpf_core_field_offset(struct mount, mnt);
+			}
+		}
+		parent = BPF_CORE_READ(d, d_parent);
+		if (!parent || parent == d)
+			return;
+		bpf_probe_read_kernel_str(e->path[i], TT_NAME_LEN,
+					  BPF_CORE_READ(d, d_name.name));
+		e->depth = i + 1;
+		d = parent;
+	}
+	/* Depth exhausted: is there more above? */
+	if (d != BPF_CORE_READ(vmnt, mnt_root) ||
+	    BPF_CORE_READ(mnt, mnt_parent) != mnt)
+		e->flags |= TT_EV_PATH_TRUNC;
+}
+
+static __always_inline void fill_key(struct tt_key *key, struct task_struct *task)
+{
+	struct file *exe = BPF_CORE_READ(task, mm, exe_file);
+
+	key->uid = (__u32)bpf_get_current_uid_gid();
+	bpf_get_current_comm(key->comm, sizeof(key->comm));
+	if (exe)
+		bpf_probe_read_kernel_str(key->exe, sizeof(key->exe),
+					  BPF_CORE_READ(exe, f_path.dentry, d_name.name));
+}
+
+static __always_inline void emit(struct tt_key *key, struct file *file,
+				 __u32 dev, __u64 ino, __u32 mode, int ret,
+				 int policy, __u32 reason, __u32 would,
+				 __u8 source, __u16 flags, const char *name)
+{
+	struct tt_event *e;
+	__u32 zero = 0;
+	__u64 *n, wflag = BPF_RB_NO_WAKEUP;
+
+	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
+	if (!e) {
+		__sync_fetch_and_add(&rb_drops, 1);
+		return;
+	}
+	__builtin_memset(e, 0, sizeof(*e));
+	e->ts_ns = bpf_ktime_get_ns();
+	e->pid = (__u32)bpf_get_current_pid_tgid();
+	e->tgid = bpf_get_current_pid_tgid() >> 32;
+	e->uid = key->uid;
+	__builtin_memcpy(e->comm, key->comm, sizeof(e->comm));
+	__builtin_memcpy(e->exe, key->exe, sizeof(e->exe));
+	e->dev = dev;
+	e->ino = ino;
+	e->mode = mode;
+	e->ret = ret;
+	e->policy = policy;
+	e->reason = reason;
+	e->would_deny = would;
+	e->source = source;
+	e->flags = flags;
+	if (file) {
+		fill_path(e, file);
+	} else if (name) {
+		if (bpf_probe_read_user_str(e->path[0], TT_NAME_LEN, name) > 0)
+			e->depth = 1;
+		e->flags |= TT_EV_NAME_ARG;
+	}
+	/* Sampled wake-up: every wakeup_every-th event on this CPU, or when
+	 * the ring is getting full; user space also drains it every tick. */
+	n = bpf_map_lookup_elem(&wake_cnt, &zero);
+	if (n) {
+		*n += 1;
+		if (wakeup_every <= 1 || *n % wakeup_every == 0)
+			wflag = BPF_RB_FORCE_WAKEUP;
+	}
+	if (bpf_ringbuf_query(&events, BPF_RB_AVAIL_DATA) > 128 * 1024)
+		wflag = BPF_RB_FORCE_WAKEUP;
+	bpf_ringbuf_submit(e, wflag);
+}
+
+/* One verdict: count it, and report it when denied or would be. */
+static __always_inline void verdict(struct file *file, __u32 dev, __u64 ino,
+				    __u32 mode, int ret, int policy,
+				    __u32 reason, __u32 would, __u8 source,
+				    __u16 flags, const char *name)
+{
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tt_key key = {};
+	int v;
+
+	if (self_tgid && (bpf_get_current_pid_tgid() >> 32) == self_tgid)
+		return;
+	fill_key(&key, task);
+	v = ret == 0 ? 0 : (ret == -EACCES || ret == -EPERM) ? 1 : -1;
+	count(&stats, &key, v, reason, would, &map_full);
+	if (per_process) {
+		key.tgid = bpf_get_current_pid_tgid() >> 32;
+		count(&pstats, &key, v, reason, would, &pmap_full);
+		key.tgid = 0;
+	}
+	if (v > 0)
+		flags |= TT_EV_DENIED;
+	if (would)
+		flags |= TT_EV_WOULD;
+	if (v > 0 || would)
+		emit(&key, file, dev, ino, mode, ret, policy, reason, would,
+		     source, flags, name);
+}
+
+static __always_inline void file_ids(struct file *file, __u32 *dev,
+				     __u64 *ino, __u32 *mode)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+
+	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	*ino = BPF_CORE_READ(inode, i_ino);
+	*mode = BPF_CORE_READ(inode, i_mode);
+}
+
+SEC("tp_btf/trusted_for_verdict")
+int BPF_PROG(tf_verdict_btf, struct file *file, int usage, int policy,
+	     int ret, unsigned int reason, unsigned int would_deny)
+{
+	__u32 dev, mode;
+	__u64 ino;
+
+	file_ids(file, &dev, &ino, &mode);
+	verdict(file, dev, ino, mode, ret, policy, reason, would_deny,
+		TT_SRC_TRUSTED_FOR, 0, NULL);
+	return 0;
+}
+
+SEC("tracepoint/trusted_for/trusted_for_verdict")
+int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
+{
+	verdict(NULL, READ_INT_FIELD(ctx, dev), READ_INT_FIELD(ctx, ino),
+		READ_INT_FIELD(ctx, mode), (int)READ_INT_FIELD(ctx, ret),
+		(int)READ_INT_FIELD(ctx, policy), READ_INT_FIELD(ctx, reason),
+		READ_INT_FIELD(ctx, would_deny), TT_SRC_TRUSTED_FOR,
+		TT_EV_NO_FILE, NULL);
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_enter_execveat")
+int execveat_enter(struct trace_event_raw_sys_enter *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct inflight in = {};
+
+	if (!(ctx->args[4] & AT_EXECVE_CHECK))
+		return 0;
+	in.fd = (__s64)(int)ctx->args[0];
+	in.name = (const char *)ctx->args[1];
+	in.flags = ctx->args[4];
+	bpf_map_update_elem(&inflight, &id, &in, BPF_ANY);
+	return 0;
+}
+
+/* The struct file behind @fd in the current task, NULL when none. */
+static __always_inline struct file *fd_file(struct task_struct *task, __s64 fd)
+{
+	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
+	struct file **fds;
+	struct file *f = NULL;
+
+	if (!fdt || fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
+		return NULL;
+	fds = BPF_CORE_READ(fdt, fd);
+	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
+	return f;
+}
+
+/*
+ * Why mainline refused: the checks do_open_execat()/may_open() make, in
+ * their order. EACCES with none of them is reported as "file_perm": the
+ * exec permission check (mode bits, ACL) or an LSM refused.
+ */
+static __always_inline __u32 execve_check_reason(struct file *f, __u32 mode)
+{
+	struct vfsmount *mnt = BPF_CORE_READ(f, f_path.mnt);
+
+	if ((mode & S_IFMT) != S_IFREG)
+		return TF_REASON_NOT_REGULAR;
+	if (BPF_CORE_READ(mnt, mnt_flags) & MNT_NOEXEC)
+		return TF_REASON_NOEXEC_MOUNT;
+	if (BPF_CORE_READ(mnt, mnt_sb, s_iflags) & SB_I_NOEXEC)
+		return TF_REASON_PSEUDO_FS;
+	return TF_REASON_FILE_PERM;
+}
+
+SEC("tracepoint/syscalls/sys_exit_execveat")
+int execveat_exit(struct trace_event_raw_sys_exit *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct inflight *in = bpf_map_lookup_elem(&inflight, &id);
+	struct file *f = NULL;
+	__u32 dev = 0, mode = 0, reason = 0;
+	__u64 ino = 0;
+	__u16 flags = 0;
+	int ret = ctx->ret;
+	const char *name = NULL;
+	char c = 0;
+
+	if (!in)
+		return 0;
+	if (ret == -EBADF) {
+		/* No file, no verdict (the lib's feature probe uses fd -1). */
+		bpf_map_delete_elem(&inflight, &id);
+		return 0;
+	}
+	/* Only an empty path names the fd itself (AT_EMPTY_PATH). */
+	if (in->name)
+		bpf_probe_read_user(&c, 1, in->name);
+	if (c == 0 && (in->flags & AT_EMPTY_PATH))
+		f = fd_file(bpf_get_current_task_btf(), in->fd);
+	else
+		name = in->name;
+	if (f)
+		file_ids(f, &dev, &ino, &mode);
+	else
+		flags |= TT_EV_NO_FILE;
+	if (ret == -EACCES)
+		reason = f ? execve_check_reason(f, mode) : 0;
+	bpf_map_delete_elem(&inflight, &id);
+	/* Mainline always enforces everything: would-deny = denied. */
+	verdict(f, dev, ino, mode, ret, -1, reason, reason,
+		TT_SRC_EXECVE_CHECK, flags, name);
+	return 0;
+}

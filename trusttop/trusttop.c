@@ -1,0 +1,594 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trusttop - live view of trusted_for(2) / execveat(AT_EXECVE_CHECK)
+ * verdicts per interpreter, counted in the kernel by BPF.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <math.h>
+#include <poll.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/resource.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+#include <sys/capability.h>
+#include "trustedfor.h"
+#include "app.h"
+#include "trusttop.skel.h"
+
+#define VERSION "0.1"
+
+enum backend_choice {
+	BK_AUTO,
+	BK_TRUSTED_FOR,	    /* tp_btf, else classic tracepoint */
+	BK_TF_BTF,
+	BK_TF_TP,
+	BK_EXECVE_CHECK,
+};
+
+static volatile sig_atomic_t stop_sig;
+
+static void on_signal(int sig)
+{
+	stop_sig = sig;
+}
+
+static double mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"Usage: trusttop [OPTIONS]\n"
+"Live view of trusted_for / AT_EXECVE_CHECK verdicts per interpreter.\n\n"
+"  -b, --batch            plain text snapshots (like top -b), no terminal UI\n"
+"  -j, --json             one JSON object per interval (implies --batch)\n"
+"  -n, --iterations N     stop after N updates (batch/json; 0 = forever)\n"
+"  -d, --delay SECONDS    update interval (0.1..3600, default 1)\n"
+"  -s, --sort KEY         rate checks allowed denied deny%% would name uid\n"
+"  -r, --reverse          reverse the sort order\n"
+"  -p, --per-process      one row per process instead of per interpreter\n"
+"  -u, --user USER        only this user (name or uid)\n"
+"  -f, --filter TEXT      only rows whose exe, comm or last file contain TEXT\n"
+"      --backend NAME     auto trusted_for trusted_for-btf trusted_for-tp\n"
+"                         execve_check (default auto)\n"
+"      --no-color         monochrome (also when NO_COLOR is set)\n"
+"  -h, --help             this help;  -V, --version\n"
+"Keys: q quit, space pause, < > s sort, r reverse, / filter, u user,\n"
+"      p per-process, h ? help, Ctrl-L redraw.\n"
+"Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privileges,\n"
+"             4 no usable kernel interface.\n");
+}
+
+static int parse_uid(const char *s, long *uid)
+{
+	struct passwd *pw = getpwnam(s);
+	char *end;
+	long v;
+
+	if (pw) {
+		*uid = pw->pw_uid;
+		return 0;
+	}
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < 0 || v > UINT32_MAX)
+		return -1;
+	*uid = v;
+	return 0;
+}
+
+static int parse_args(struct tt_app *a, int argc, char **argv,
+		      enum backend_choice *bk)
+{
+	static const struct option opts[] = {
+		{ "batch", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "reverse", no_argument, NULL, 'r' },
+		{ "per-process", no_argument, NULL, 'p' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "filter", required_argument, NULL, 'f' },
+		{ "backend", required_argument, NULL, 'B' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c, s;
+
+	while ((c = getopt_long(argc, argv, "bjn:d:s:rpu:f:hV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'b':
+			a->batch = true;
+			break;
+		case 'j':
+			a->json = a->batch = true;
+			break;
+		case 'n':
+			errno = 0;
+			a->iterations = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || a->iterations < 0) {
+				fprintf(stderr, "trusttop: -n '%s': not a count: give a whole number >= 0 (0 = forever)\n", optarg);
+				return -1;
+			}
+			break;
+		case 'd':
+			errno = 0;
+			a->delay = strtod(optarg, &end);
+			if (errno || end == optarg || *end || !(a->delay >= 0.1 && a->delay <= 3600)) {
+				fprintf(stderr, "trusttop: -d '%s': not a delay: give seconds between 0.1 and 3600\n", optarg);
+				return -1;
+			}
+			break;
+		case 's':
+			s = tt_sort_parse(optarg);
+			if (s < 0) {
+				fprintf(stderr, "trusttop: --sort '%s': unknown key: use rate, checks, allowed, denied, deny%%, would, name or uid\n", optarg);
+				return -1;
+			}
+			a->sort = s;
+			break;
+		case 'r':
+			a->reverse = true;
+			break;
+		case 'p':
+			a->per_process = true;
+			break;
+		case 'u':
+			if (parse_uid(optarg, &a->uid)) {
+				fprintf(stderr, "trusttop: --user '%s': no such user: give a user name or a numeric uid\n", optarg);
+				return -1;
+			}
+			break;
+		case 'f':
+			snprintf(a->filter, sizeof(a->filter), "%s", optarg);
+			break;
+		case 'B':
+			if (!strcmp(optarg, "auto"))
+				*bk = BK_AUTO;
+			else if (!strcmp(optarg, "trusted_for"))
+				*bk = BK_TRUSTED_FOR;
+			else if (!strcmp(optarg, "trusted_for-btf"))
+				*bk = BK_TF_BTF;
+			else if (!strcmp(optarg, "trusted_for-tp"))
+				*bk = BK_TF_TP;
+			else if (!strcmp(optarg, "execve_check"))
+				*bk = BK_EXECVE_CHECK;
+			else {
+				fprintf(stderr, "trusttop: --backend '%s': unknown: use auto, trusted_for, trusted_for-btf, trusted_for-tp or execve_check\n", optarg);
+				return -1;
+			}
+			break;
+		case 'C':
+			a->color = false;
+			break;
+		case 'h':
+			usage(stdout);
+			exit(TT_EXIT_OK);
+		case 'V':
+			printf("trusttop " VERSION "\n");
+			exit(TT_EXIT_OK);
+		default:
+			fprintf(stderr, "trusttop: bad option: see trusttop --help\n");
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "trusttop: unexpected argument '%s': see trusttop --help\n", argv[optind]);
+		return -1;
+	}
+	if (!a->batch && !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "trusttop: standard output is not a terminal: use -b (text) or --json\n");
+		return -1;
+	}
+	return 0;
+}
+
+/* CAP_BPF + CAP_PERFMON, or CAP_SYS_ADMIN (what older kernels want). */
+static bool have_privileges(void)
+{
+	cap_t caps = cap_get_proc();
+	cap_flag_value_t bpf = CAP_CLEAR, perfmon = CAP_CLEAR, admin = CAP_CLEAR;
+
+	if (!caps)
+		return false;
+	cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &admin);
+	if (CAP_IS_SUPPORTED(CAP_BPF))
+		cap_get_flag(caps, CAP_BPF, CAP_EFFECTIVE, &bpf);
+	if (CAP_IS_SUPPORTED(CAP_PERFMON))
+		cap_get_flag(caps, CAP_PERFMON, CAP_EFFECTIVE, &perfmon);
+	cap_free(caps);
+	return admin == CAP_SET || (bpf == CAP_SET && perfmon == CAP_SET);
+}
+
+static const char *tracefs_dir(void)
+{
+	static const char *const dirs[] = { "/sys/kernel/tracing",
+					    "/sys/kernel/debug/tracing" };
+
+	for (size_t i = 0; i < 2; i++) {
+		char p[64];
+
+		snprintf(p, sizeof(p), "%s/events", dirs[i]);
+		if (!access(p, F_OK))
+			return dirs[i];
+	}
+	/* Not mounted (minimal systems, containers): mount it ourselves. */
+	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		return "/sys/kernel/tracing";
+	return NULL;
+}
+
+static bool tracepoint_exists(const char *cat, const char *name)
+{
+	const char *dir = tracefs_dir();
+	char p[256];
+
+	if (!dir)
+		return false;
+	snprintf(p, sizeof(p), "%s/events/%s/%s/id", dir, cat, name);
+	return !access(p, R_OK);
+}
+
+static bool btf_has_trusted_for_tp(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool found;
+
+	if (!btf)
+		return false;
+	found = btf__find_by_name_kind(btf, "btf_trace_trusted_for_verdict",
+				       BTF_KIND_TYPEDEF) >= 0;
+	btf__free(btf);
+	return found;
+}
+
+static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_WARN && getenv("TRUSTTOP_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	if (level == LIBBPF_DEBUG && getenv("TRUSTTOP_DEBUG"))
+		return vfprintf(stderr, fmt, ap);
+	return 0;
+}
+
+/* Open, load and attach one flavour. Returns NULL with a message on failure. */
+static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
+				 char *err, size_t errsz)
+{
+	struct trusttop_bpf *skel = trusttop_bpf__open();
+	int e;
+
+	if (!skel) {
+		snprintf(err, errsz, "cannot open the BPF object: %s", strerror(errno));
+		return NULL;
+	}
+	bpf_program__set_autoload(skel->progs.tf_verdict_btf, which == BK_TF_BTF);
+	bpf_program__set_autoload(skel->progs.tf_verdict_tp, which == BK_TF_TP);
+	bpf_program__set_autoload(skel->progs.execveat_enter, which == BK_EXECVE_CHECK);
+	bpf_program__set_autoload(skel->progs.execveat_exit, which == BK_EXECVE_CHECK);
+	if (which != BK_EXECVE_CHECK)
+		bpf_map__set_max_entries(skel->maps.inflight, 1);
+	skel->rodata->per_process = per_process;
+	skel->rodata->self_tgid = (__u32)getpid();
+	e = trusttop_bpf__load(skel);
+	if (!e)
+		e = trusttop_bpf__attach(skel);
+	if (e) {
+		snprintf(err, errsz, "cannot %s the BPF programs: %s",
+			 skel->links.tf_verdict_btf || skel->links.tf_verdict_tp ||
+					 skel->links.execveat_enter ? "attach" : "load",
+			 strerror(-e));
+		trusttop_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct tt_app *a = ctx;
+	const struct tt_event *e = data;
+	struct tt_recent *r;
+	struct tt_key k = { 0 };
+	struct tt_row *row;
+
+	if (size < sizeof(*e))
+		return 0;
+	a->recent_seq++;
+	r = &a->recent[(a->recent_seq - 1) % TT_RECENT];
+	r->ev = *e;
+	r->seq = a->recent_seq;
+	r->wall = wall_now();
+	tt_event_path(e, r->path, sizeof(r->path));
+	if (!(e->flags & TT_EV_DENIED))
+		return 0;
+	k.uid = e->uid;
+	memcpy(k.exe, e->exe, TT_EXE_LEN);
+	memcpy(k.comm, e->comm, TT_COMM_LEN);
+	row = tt_table_get(&a->interp, &k);
+	if (row)
+		snprintf(row->last_file, sizeof(row->last_file), "%s", r->path);
+	k.tgid = e->tgid;
+	row = tt_table_get(&a->procs, &k);
+	if (row)
+		snprintf(row->last_file, sizeof(row->last_file), "%s", r->path);
+	return 0;
+}
+
+static int read_map(int fd, struct tt_table *t)
+{
+	struct tt_key key, next;
+	struct tt_counts c;
+	struct tt_key *prev = NULL;
+
+	tt_table_begin(t);
+	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
+		if (bpf_map_lookup_elem(fd, &next, &c) == 0 &&
+		    !tt_table_set(t, &next, &c))
+			return -ENOMEM;
+		key = next;
+		prev = &key;
+	}
+	return 0;
+}
+
+struct overhead {
+	double cpu;	    /* own CPU seconds at the last tick */
+	uint64_t bpf_ns, bpf_cnt;
+};
+
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static void bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
+{
+	struct bpf_program *p;
+
+	*ns = *cnt = 0;
+	bpf_object__for_each_program(p, skel->obj) {
+		struct bpf_prog_info info = { 0 };
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(p);
+
+		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
+			continue;
+		*ns += info.run_time_ns;
+		*cnt += info.run_cnt;
+	}
+}
+
+static int tick(struct tt_app *a, struct trusttop_bpf *skel,
+		struct ring_buffer *rb, double *last, struct overhead *ov)
+{
+	double t = mono_now(), cpu = self_cpu();
+	uint64_t ns, cnt;
+	int e;
+
+	ring_buffer__consume(rb);
+	e = read_map(bpf_map__fd(skel->maps.stats), &a->interp);
+	if (!e && a->per_process)
+		e = read_map(bpf_map__fd(skel->maps.pstats), &a->procs);
+	if (e)
+		return e;
+	a->elapsed = t - *last;
+	*last = t;
+	a->now = wall_now();
+	tt_table_tick(&a->interp, a->elapsed);
+	tt_table_tick(&a->procs, a->elapsed);
+	tt_table_totals(&a->interp, &a->total, &a->total_delta);
+	a->rb_drops = skel->bss->rb_drops;
+	a->map_full = skel->bss->map_full;
+	a->pmap_full = skel->bss->pmap_full;
+	bpf_runtime(skel, &ns, &cnt);
+	if (a->elapsed > 0) {
+		a->self_cpu_pct = 100 * (cpu - ov->cpu) / a->elapsed;
+		a->bpf_cpu_pct = 100 * (double)(ns - ov->bpf_ns) / 1e9 / a->elapsed;
+	}
+	a->bpf_ns_per_event = cnt > ov->bpf_cnt ?
+		(double)(ns - ov->bpf_ns) / (double)(cnt - ov->bpf_cnt) : 0;
+	ov->cpu = cpu;
+	ov->bpf_ns = ns;
+	ov->bpf_cnt = cnt;
+	a->ticks++;
+	if (a->policy_note == NULL && tf_policy_read(&a->policy))
+		a->policy = -1;
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct tt_app *a = calloc(1, sizeof(*a));
+	enum backend_choice bk = BK_AUTO, order[3];
+	struct trusttop_bpf *skel = NULL;
+	struct ring_buffer *rb = NULL;
+	struct overhead ov = { 0 };
+	struct utsname un;
+	char err[256] = "", err2[256] = "";
+	double last, next;
+	int norder = 0, rc = TT_EXIT_OK, stats_fd;
+	bool want_tf, want_ec, has_btf_tp, has_tp, has_ec;
+
+	if (!a) {
+		fprintf(stderr, "trusttop: out of memory\n");
+		return TT_EXIT_FAIL;
+	}
+	a->delay = 1;
+	a->uid = -1;
+	a->sort = TT_SORT_RATE;
+	a->color = !getenv("NO_COLOR");
+	a->policy = -1;
+	tt_table_init(&a->interp);
+	tt_table_init(&a->procs);
+	if (parse_args(a, argc, argv, &bk))
+		return TT_EXIT_USAGE;
+
+	if (!have_privileges()) {
+		fprintf(stderr, "trusttop: needs CAP_BPF and CAP_PERFMON (or root) to load its BPF programs: run it as root, e.g. sudo trusttop\n");
+		return TT_EXIT_PRIV;
+	}
+	uname(&un);
+	snprintf(a->kernel, sizeof(a->kernel), "%s", un.release);
+	libbpf_set_print(quiet_print);
+
+	/* Probe what the running kernel offers. */
+	want_tf = bk == BK_AUTO || bk == BK_TRUSTED_FOR || bk == BK_TF_BTF || bk == BK_TF_TP;
+	want_ec = bk == BK_AUTO || bk == BK_EXECVE_CHECK;
+	has_btf_tp = want_tf && bk != BK_TF_TP && btf_has_trusted_for_tp();
+	has_tp = want_tf && bk != BK_TF_BTF &&
+		 tracepoint_exists("trusted_for", "trusted_for_verdict");
+	has_ec = want_ec && tf_kernel_has_execve_check() &&
+		 tracepoint_exists("syscalls", "sys_enter_execveat") &&
+		 tracepoint_exists("syscalls", "sys_exit_execveat");
+	if (has_btf_tp)
+		order[norder++] = BK_TF_BTF;
+	if (has_tp)
+		order[norder++] = BK_TF_TP;
+	if (has_ec && !has_btf_tp && !has_tp)
+		order[norder++] = BK_EXECVE_CHECK;
+	if (!norder) {
+		if (bk == BK_EXECVE_CHECK)
+			fprintf(stderr, "trusttop: backend execve_check unavailable: needs Linux >= 6.14 (execveat AT_EXECVE_CHECK) with syscall tracepoints (CONFIG_FTRACE_SYSCALLS) and tracefs\n");
+		else if (bk != BK_AUTO)
+			fprintf(stderr, "trusttop: backend %s unavailable: needs the trustfor-patched kernel's trusted_for_verdict tracepoint%s\n",
+				bk == BK_TF_TP ? "trusted_for-tp" : bk == BK_TF_BTF ? "trusted_for-btf" : "trusted_for",
+				bk == BK_TF_BTF ? " and kernel BTF" : "");
+		else
+			fprintf(stderr, "trusttop: no backend on kernel %s: needs the trustfor-patched kernel (trusted_for_verdict tracepoint) or Linux >= 6.14 (execveat AT_EXECVE_CHECK, syscall tracepoints)\n",
+				a->kernel);
+		return TT_EXIT_NOBACKEND;
+	}
+	for (int i = 0; i < norder && !skel; i++) {
+		skel = load(order[i], a->per_process || !a->batch, i ? err2 : err,
+			    sizeof(err));
+		if (skel)
+			a->backend = order[i] == BK_TF_BTF ? "trusted_for (tp_btf)" :
+				     order[i] == BK_TF_TP ? "trusted_for (tracepoint)" :
+							    "execve_check";
+	}
+	if (!skel) {
+		fprintf(stderr, "trusttop: %s%s%s (set TRUSTTOP_DEBUG=1 for libbpf's log)\n",
+			err, *err2 ? "; fallback: " : "", err2);
+		return TT_EXIT_FAIL;
+	}
+	if (!strcmp(a->backend, "execve_check"))
+		a->policy_note = "n/a (AT_EXECVE_CHECK enforces all)";
+	else if (tf_policy_read(&a->policy))
+		a->policy = -1;
+
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, a, NULL);
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME); /* overhead figures */
+	if (!rb) {
+		fprintf(stderr, "trusttop: cannot set up the ring buffer: %s\n", strerror(errno));
+		trusttop_bpf__destroy(skel);
+		return TT_EXIT_FAIL;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (!a->batch && tt_ui_init(a)) {
+		fprintf(stderr, "trusttop: cannot start the terminal UI (TERM=%s): use -b\n",
+			getenv("TERM") ? getenv("TERM") : "unset");
+		rc = TT_EXIT_FAIL;
+		goto out;
+	}
+	last = mono_now();
+	ov.cpu = self_cpu();
+	bpf_runtime(skel, &ov.bpf_ns, &ov.bpf_cnt);
+	next = last + a->delay;
+	if (!a->batch)
+		tt_ui_draw(a);
+	while (!stop_sig) {
+		double now = mono_now();
+		int timeout = now >= next ? 0 : (int)ceil((next - now) * 1000);
+
+		if (a->batch) {
+			int n = ring_buffer__poll(rb, timeout);
+
+			if (n < 0 && n != -EINTR) {
+				fprintf(stderr, "trusttop: ring buffer: %s\n", strerror(-n));
+				rc = TT_EXIT_FAIL;
+				break;
+			}
+		} else {
+			struct pollfd p[2] = {
+				{ .fd = STDIN_FILENO, .events = POLLIN },
+				{ .fd = ring_buffer__epoll_fd(rb), .events = POLLIN },
+			};
+
+			if (poll(p, 2, timeout) > 0 && p[1].revents)
+				ring_buffer__consume(rb);
+			if (!tt_ui_input(a))
+				break;
+		}
+		if (stop_sig || mono_now() < next)
+			continue;
+		if (tick(a, skel, rb, &last, &ov)) {
+			rc = TT_EXIT_FAIL;
+			break;
+		}
+		next += a->delay;
+		if (next < mono_now())
+			next = mono_now() + a->delay;
+		if (a->json)
+			tt_print_json(a, stdout);
+		else if (a->batch)
+			tt_print_batch(a, stdout);
+		else if (!a->paused)
+			tt_ui_draw(a);
+		if (a->batch && a->iterations && (long)a->ticks >= a->iterations)
+			break;
+	}
+	/* Interrupted batch run: a last, complete snapshot (nothing lost). */
+	if (stop_sig && a->batch && rc == TT_EXIT_OK && !tick(a, skel, rb, &last, &ov)) {
+		if (a->json)
+			tt_print_json(a, stdout);
+		else
+			tt_print_batch(a, stdout);
+	}
+out:
+	if (!a->batch)
+		tt_ui_end();
+	if (stats_fd >= 0)
+		close(stats_fd);
+	ring_buffer__free(rb);
+	trusttop_bpf__destroy(skel);
+	tt_table_free(&a->interp);
+	tt_table_free(&a->procs);
+	free(a);
+	return rc;
+}

@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * trusttop: structures shared by the BPF programs (trusttop.bpf.c) and
+ * user space. Only fixed-size types: this header is compiled for both.
+ */
+#ifndef TRUSTTOP_H
+#define TRUSTTOP_H
+
+#define TT_COMM_LEN 16	  /* TASK_COMM_LEN */
+#define TT_EXE_LEN 16	  /* exe basename, truncated like comm */
+#define TT_NAME_LEN 48	  /* one path component in an event */
+#define TT_PATH_DEPTH 6	  /* components kept, innermost first */
+
+/* Deny-reason slots: the 4 reason bits, then "other" (EACCES, no known bit). */
+#define TT_NREASON 5
+#define TT_REASON_OTHER 4
+
+/* Which kernel interface an event came from. */
+enum tt_source {
+	TT_SRC_TRUSTED_FOR = 1, /* trusted_for_verdict tracepoint */
+	TT_SRC_EXECVE_CHECK = 2, /* execveat(AT_EXECVE_CHECK) syscall exit */
+};
+
+/* Event flags. */
+#define TT_EV_DENIED 0x1	/* the call was denied */
+#define TT_EV_WOULD 0x2		/* policy 3 would deny it */
+#define TT_EV_PATH_TRUNC 0x4	/* more components above path[depth-1] */
+#define TT_EV_NO_FILE 0x8	/* file unknown: only dev/ino or the name */
+#define TT_EV_NAME_ARG 0x10	/* path[0] is the execveat() path argument */
+
+/* Counting key: one interpreter (exe basename + comm) run by one uid. */
+struct tt_key {
+	__u32 uid;
+	__u32 tgid; /* 0 in the per-interpreter map */
+	char exe[TT_EXE_LEN];
+	char comm[TT_COMM_LEN];
+};
+
+/* Cumulative counters since the programs were loaded; never reset. */
+struct tt_counts {
+	__u64 checks;  /* verdicts seen: allowed + denied */
+	__u64 allowed;
+	__u64 denied;
+	__u64 errors;  /* AT_EXECVE_CHECK failing otherwise (not EBADF) */
+	__u64 would;   /* calls policy 3 would deny */
+	__u64 reason[TT_NREASON];	/* denials per reason (bit or "other") */
+	__u64 would_reason[TT_NREASON]; /* would-deny per reason bit */
+};
+
+/* One denied (or would-be-denied) call, through the ring buffer. */
+struct tt_event {
+	__u64 ts_ns; /* bpf_ktime_get_ns() */
+	__u64 ino;
+	__u32 dev;   /* kernel dev_t: major << 20 | minor */
+	__u32 mode;
+	__u32 pid;   /* thread id */
+	__u32 tgid;
+	__u32 uid;
+	__s32 ret;
+	__s32 policy; /* -1: not known (AT_EXECVE_CHECK backend) */
+	__u32 reason;
+	__u32 would_deny;
+	__u16 flags;
+	__u8 source;
+	__u8 depth;  /* path components filled */
+	char comm[TT_COMM_LEN];
+	char exe[TT_EXE_LEN];
+	char path[TT_PATH_DEPTH][TT_NAME_LEN]; /* path[0] = basename */
+};
+
+#endif /* TRUSTTOP_H */

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* trusttop: the ncurses view. */
+#include <curses.h>
+#include <inttypes.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "app.h"
+
+#define MIN_COLS 40
+#define MIN_LINES 8
+#define CTRL_L 12
+
+enum { C_HEAD = 1, C_TITLE, C_DENY, C_WOULD, C_OK, C_STATUS };
+
+enum prompt { P_NONE, P_FILTER, P_USER, P_SORT };
+
+static struct {
+	bool color;
+	bool help;
+	enum prompt prompt;
+	char input[128];
+	size_t len;
+	char msg[160]; /* one-line feedback (bad input) */
+} ui;
+
+int tt_ui_init(struct tt_app *a)
+{
+	if (!initscr())
+		return -1;
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	nodelay(stdscr, TRUE);
+	curs_set(0);
+	ui.color = a->color && has_colors();
+	if (ui.color) {
+		start_color();
+		use_default_colors();
+		init_pair(C_HEAD, COLOR_CYAN, -1);
+		init_pair(C_TITLE, COLOR_BLACK, COLOR_CYAN);
+		init_pair(C_DENY, COLOR_RED, -1);
+		init_pair(C_WOULD, COLOR_YELLOW, -1);
+		init_pair(C_OK, COLOR_GREEN, -1);
+		init_pair(C_STATUS, COLOR_BLACK, COLOR_WHITE);
+	}
+	return 0;
+}
+
+void tt_ui_end(void)
+{
+	endwin();
+}
+
+static attr_t attr(int pair, attr_t mono)
+{
+	return ui.color ? COLOR_PAIR(pair) : mono;
+}
+
+/* Print at most the remaining columns of the line. */
+static void put(int y, int x, const char *s)
+{
+	int w = COLS - x;
+
+	if (y >= LINES || w <= 0)
+		return;
+	mvaddnstr(y, x, s, w);
+}
+
+static void draw_help(void)
+{
+	static const char *const lines[] = {
+		"trusttop keys",
+		"",
+		"  q          quit",
+		"  space      pause / resume the display",
+		"  < >        sort by the previous / next column",
+		"  s          sort by a column given by name",
+		"  r          reverse the sort order",
+		"  /          filter rows (exe, comm, file); empty clears",
+		"  u          only one user (name or uid); empty clears",
+		"  p          per-process rows / per-interpreter rows",
+		"  h ?        this help",
+		"  Ctrl-L     redraw the screen",
+		"",
+		"Any key returns.",
+	};
+
+	erase();
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		put((int)i, 1, lines[i]);
+	refresh();
+}
+
+static void fmt_clock(double wall, char *out, size_t n)
+{
+	time_t t = (time_t)wall;
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	strftime(out, n, "%H:%M:%S", &tm);
+}
+
+/* Column layout for the current width. */
+struct cols {
+	int interp, user, rate, allowed, denied, pct, reason, would, file;
+};
+
+static void layout(struct cols *c)
+{
+	int fixed;
+
+	c->user = 8;
+	c->rate = 8;
+	c->allowed = 8;
+	c->denied = 7;
+	c->pct = 5;
+	c->reason = 12;
+	c->would = 6;
+	fixed = c->user + c->rate + c->allowed + c->denied + c->pct + c->reason +
+		c->would + 8; /* separators */
+	c->interp = COLS - fixed - 12;
+	if (c->interp > 24)
+		c->interp = 24;
+	if (c->interp < 12)
+		c->interp = 12;
+	c->file = COLS - fixed - c->interp;
+	if (c->file < 4)
+		c->file = 0;
+}
+
+static const char *col_title(enum tt_sort s)
+{
+	switch (s) {
+	case TT_SORT_RATE: return "CHECKS/s";
+	case TT_SORT_CHECKS: return "CHECKS";
+	case TT_SORT_ALLOWED: return "ALLOWED";
+	case TT_SORT_DENIED: return "DENIED";
+	case TT_SORT_DENYPCT: return "DENY%";
+	case TT_SORT_WOULD: return "WOULD";
+	case TT_SORT_NAME: return "INTERPRETER";
+	case TT_SORT_UID: return "USER";
+	default: return "?";
+	}
+}
+
+void tt_ui_draw(struct tt_app *a)
+{
+	char line[1024], clock[16], policy[64], n1[16], n2[16], n3[16], n4[16];
+	struct tt_row **rows;
+	size_t nrows;
+	struct cols c;
+	int y = 0, pane, table_end;
+
+	if (ui.help) {
+		draw_help();
+		return;
+	}
+	erase();
+	if (COLS < MIN_COLS || LINES < MIN_LINES) {
+		snprintf(line, sizeof(line), "terminal too small: need %dx%d", MIN_COLS, MIN_LINES);
+		put(0, 0, line);
+		refresh();
+		return;
+	}
+	fmt_clock(a->now ? a->now : (double)time(NULL), clock, sizeof(clock));
+	if (a->policy >= 0)
+		snprintf(policy, sizeof(policy), "%d", a->policy);
+	else
+		snprintf(policy, sizeof(policy), "%s", a->policy_note ? "n/a" : "?");
+	snprintf(line, sizeof(line), "trusttop %s  kernel %s  backend %s  policy %s%s",
+		 clock, a->kernel, a->backend, policy, a->paused ? "  [PAUSED]" : "");
+	attron(A_BOLD);
+	put(y++, 0, line);
+	attroff(A_BOLD);
+	snprintf(line, sizeof(line), "Checks %s (%.1f/s)  allowed %s  denied %s (%.1f%%)  would-deny %s",
+		 tt_fmt_count(a->total.checks, 9, n1, sizeof(n1)),
+		 tt_rate(a->total_delta.checks, a->elapsed),
+		 tt_fmt_count(a->total.allowed, 9, n2, sizeof(n2)),
+		 tt_fmt_count(a->total.denied, 9, n3, sizeof(n3)),
+		 tt_deny_pct(&a->total),
+		 tt_fmt_count(a->total.would, 9, n4, sizeof(n4)));
+	attron(attr(C_HEAD, A_NORMAL));
+	put(y++, 0, line);
+	snprintf(line, sizeof(line), "Drops ring %" PRIu64 " map %" PRIu64
+		 "  overhead cpu %.1f%% bpf %.1f%%  sort %s%s%s%s",
+		 a->rb_drops, a->map_full + (a->per_process ? a->pmap_full : 0),
+		 a->self_cpu_pct, a->bpf_cpu_pct, tt_sort_name(a->sort),
+		 a->reverse ? " (rev)" : "", a->filter[0] ? "  filter " : "",
+		 a->filter);
+	put(y++, 0, line);
+	if (a->uid >= 0) {
+		snprintf(line, sizeof(line), "  user %s", tt_user_name((uint32_t)a->uid));
+		put(y - 1, COLS - (int)strlen(line) > 0 ? COLS - (int)strlen(line) : 0, line);
+	}
+	attroff(attr(C_HEAD, A_NORMAL));
+
+	layout(&c);
+	snprintf(line, sizeof(line), "%-*.*s %-*.*s %*s %*s %*s %*s %-*s %*s %-*.*s",
+		 c.interp, c.interp, a->per_process ? "INTERPRETER[PID]" : "INTERPRETER",
+		 c.user, c.user, "USER", c.rate, "CHECKS/s", c.allowed, "ALLOWED",
+		 c.denied, "DENIED", c.pct, "DENY%", c.reason, "TOP REASON",
+		 c.would, "WOULD", c.file, c.file, "LAST DENIED FILE");
+	attron(attr(C_TITLE, A_REVERSE));
+	mvhline(y, 0, ' ', COLS);
+	put(y, 0, line);
+	attroff(attr(C_TITLE, A_REVERSE));
+	/* Mark the sort column. */
+	{
+		const char *t = col_title(a->sort);
+		char *p = strstr(line, t);
+
+		if (p && (int)(p - line) < COLS) {
+			attron(attr(C_TITLE, A_REVERSE) | A_BOLD | A_UNDERLINE);
+			put(y, (int)(p - line), t);
+			attroff(attr(C_TITLE, A_REVERSE) | A_BOLD | A_UNDERLINE);
+		}
+	}
+	y++;
+
+	/* Latest-denials pane: a third of what is left, at least 2 lines. */
+	pane = (LINES - y - 1) / 3;
+	if (pane < 2)
+		pane = LINES - y - 1 >= 5 ? 2 : 0;
+	table_end = LINES - 1 - pane;
+
+	rows = tt_visible_rows(a, &nrows);
+	for (size_t i = 0; rows && i < nrows && y < table_end; i++, y++) {
+		struct tt_row *r = rows[i];
+		char name[160], file[4 * TT_PATH_MAX + 1], who[64];
+		int top = tt_top_reason(&r->cur);
+
+		tt_interp_name(&r->key, name, sizeof(name));
+		if (a->per_process) {
+			size_t l = strlen(name);
+
+			snprintf(name + l, sizeof(name) - l, "[%u]", r->key.tgid);
+		}
+		snprintf(who, sizeof(who), "%s", tt_user_name(r->key.uid));
+		tt_escape(r->last_file[0] ? r->last_file : "-", file, sizeof(file));
+		snprintf(line, sizeof(line), "%-*.*s %-*.*s %*.1f %*s %*s %*.1f %-*s %*s %-*.*s",
+			 c.interp, c.interp, name, c.user, c.user, who, c.rate, r->rate,
+			 c.allowed, tt_fmt_count(r->cur.allowed, c.allowed, n1, sizeof(n1)),
+			 c.denied, tt_fmt_count(r->cur.denied, c.denied, n2, sizeof(n2)),
+			 c.pct, tt_deny_pct(&r->cur), c.reason, tt_reason_slot_name(top),
+			 c.would, tt_fmt_count(r->cur.would, c.would, n3, sizeof(n3)),
+			 c.file, c.file, file);
+		if (r->cur.denied)
+			attron(attr(C_DENY, A_BOLD));
+		put(y, 0, line);
+		if (r->cur.denied)
+			attroff(attr(C_DENY, A_BOLD));
+	}
+	free(rows);
+
+	if (pane) {
+		uint64_t s = a->recent_seq;
+
+		y = table_end;
+		attron(A_BOLD);
+		mvhline(y, 0, ACS_HLINE, COLS);
+		put(y++, 1, " Latest denials ");
+		attroff(A_BOLD);
+		for (; y < LINES - 1 && s > 0 && a->recent_seq - s < TT_RECENT; s--) {
+			struct tt_recent *r = &a->recent[(s - 1) % TT_RECENT];
+			char name[160], file[4 * TT_PATH_MAX + 1], why[64];
+			struct tt_key k = { 0 };
+			bool denied = r->ev.flags & TT_EV_DENIED;
+
+			if (r->seq != s)
+				break;
+			memcpy(k.exe, r->ev.exe, TT_EXE_LEN);
+			memcpy(k.comm, r->ev.comm, TT_COMM_LEN);
+			k.uid = r->ev.uid;
+			if (a->uid >= 0 && (long)k.uid != a->uid)
+				continue;
+			tt_interp_name(&k, name, sizeof(name));
+			fmt_clock(r->wall, clock, sizeof(clock));
+			tt_reason_bits_str(denied ? r->ev.reason : r->ev.would_deny,
+					   denied, why, sizeof(why));
+			snprintf(line, sizeof(line), "%s %7u %-16.16s %-5s %-13.13s %s",
+				 clock, r->ev.tgid, name, denied ? "DENY" : "would",
+				 why, tt_escape(r->path, file, sizeof(file)));
+			attron(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
+			put(y++, 0, line);
+			attroff(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
+		}
+	}
+
+	/* Status / prompt line. */
+	attron(attr(C_STATUS, A_REVERSE));
+	mvhline(LINES - 1, 0, ' ', COLS);
+	if (ui.prompt != P_NONE) {
+		snprintf(line, sizeof(line), "%s: %s_",
+			 ui.prompt == P_FILTER ? "Filter" :
+			 ui.prompt == P_USER ? "User" :
+			 "Sort by (rate checks allowed denied deny% would name uid)",
+			 ui.input);
+	} else if (ui.msg[0]) {
+		snprintf(line, sizeof(line), "%s", ui.msg);
+	} else {
+		snprintf(line, sizeof(line), "q quit  space pause  < > s sort  / filter  u user  p per-process  h help");
+	}
+	put(LINES - 1, 0, line);
+	attroff(attr(C_STATUS, A_REVERSE));
+	refresh();
+}
+
+static void prompt_done(struct tt_app *a)
+{
+	long uid;
+	int s;
+
+	ui.msg[0] = 0;
+	switch (ui.prompt) {
+	case P_FILTER:
+		snprintf(a->filter, sizeof(a->filter), "%s", ui.input);
+		break;
+	case P_USER:
+		if (!ui.input[0]) {
+			a->uid = -1;
+		} else {
+			struct passwd *pw = getpwnam(ui.input);
+			char *end;
+
+			uid = pw ? (long)pw->pw_uid : strtol(ui.input, &end, 10);
+			if (!pw && (*end || end == ui.input || uid < 0))
+				snprintf(ui.msg, sizeof(ui.msg), "no such user '%.64s': give a name or a uid", ui.input);
+			else
+				a->uid = uid;
+		}
+		break;
+	case P_SORT:
+		s = tt_sort_parse(ui.input);
+		if (s < 0)
+			snprintf(ui.msg, sizeof(ui.msg), "unknown sort key '%.64s': rate checks allowed denied deny%% would name uid", ui.input);
+		else
+			a->sort = s;
+		break;
+	default:
+		break;
+	}
+	ui.prompt = P_NONE;
+}
+
+static void start_prompt(enum prompt p)
+{
+	ui.prompt = p;
+	ui.input[0] = 0;
+	ui.len = 0;
+	ui.msg[0] = 0;
+}
+
+bool tt_ui_input(struct tt_app *a)
+{
+	int ch;
+	bool redraw = false;
+
+	while ((ch = getch()) != ERR) {
+		redraw = true;
+		if (ch == KEY_RESIZE) {
+			clearok(curscr, TRUE);
+			continue;
+		}
+		if (ui.help) {
+			ui.help = false;
+			continue;
+		}
+		if (ui.prompt != P_NONE) {
+			if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
+				prompt_done(a);
+			} else if (ch == 27) {
+				ui.prompt = P_NONE;
+			} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
+				if (ui.len)
+					ui.input[--ui.len] = 0;
+			} else if (ch >= 32 && ch < 127 && ui.len + 1 < sizeof(ui.input)) {
+				ui.input[ui.len++] = (char)ch;
+				ui.input[ui.len] = 0;
+			}
+			continue;
+		}
+		switch (ch) {
+		case 'q':
+		case 'Q':
+			return false;
+		case ' ':
+			a->paused = !a->paused;
+			break;
+		case '<':
+			a->sort = (a->sort + TT_SORT_COUNT - 1) % TT_SORT_COUNT;
+			break;
+		case '>':
+			a->sort = (a->sort + 1) % TT_SORT_COUNT;
+			break;
+		case 's':
+			start_prompt(P_SORT);
+			break;
+		case 'r':
+			a->reverse = !a->reverse;
+			break;
+		case '/':
+			start_prompt(P_FILTER);
+			break;
+		case 'u':
+			start_prompt(P_USER);
+			break;
+		case 'p':
+			a->per_process = !a->per_process;
+			break;
+		case 'h':
+		case '?':
+			ui.help = true;
+			break;
+		case CTRL_L:
+			clearok(curscr, TRUE);
+			break;
+		default:
+			redraw = false;
+			break;
+		}
+	}
+	/* A key always redraws, even paused (the pause freezes the data). */
+	if (redraw)
+		tt_ui_draw(a);
+	return true;
+}
