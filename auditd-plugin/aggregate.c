@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Bounded aggregation of denials; see aggregate.h. */
+#include "aggregate.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const dim_names[TF_DIM_COUNT] = {
+	[TF_DIM_INTERP] = "interpreter", [TF_DIM_FILE] = "file",
+	[TF_DIM_REASON] = "reason",	 [TF_DIM_MOUNT] = "mount",
+	[TF_DIM_USER] = "user",		 [TF_DIM_AUID] = "auid",
+	[TF_DIM_NODE] = "node",
+};
+
+const char *tf_dim_name(enum tf_dim d)
+{
+	return d < TF_DIM_COUNT ? dim_names[d] : "?";
+}
+
+int tf_dim_from_name(const char *name)
+{
+	for (int i = 0; i < TF_DIM_COUNT; i++)
+		if (!strcmp(name, dim_names[i]))
+			return i;
+	return -1;
+}
+
+int tf_agg_init(struct tf_agg *a, uint32_t cap)
+{
+	memset(a, 0, sizeof(*a));
+	a->cap = cap;
+	a->first = INT64_MAX;
+	a->last = INT64_MIN;
+	a->changes_max = TF_AGG_CHANGES_MAX;
+	for (int i = 0; i < TF_DIM_COUNT; i++) {
+		if (ss_init(&a->dim[i], cap, TF_AGG_KEY_MAX)) {
+			tf_agg_free(a);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void tf_agg_free(struct tf_agg *a)
+{
+	for (int i = 0; i < TF_DIM_COUNT; i++)
+		ss_free(&a->dim[i]);
+	for (size_t i = 0; i < a->nchanges; i++)
+		free(a->changes[i].node);
+	free(a->changes);
+	memset(a, 0, sizeof(*a));
+}
+
+static void add_str(struct tf_agg *a, enum tf_dim d, const char *key,
+		    const char *note, int64_t ms)
+{
+	ss_add(&a->dim[d], key, strlen(key), note, 1, ms);
+}
+
+static void add_id(struct tf_agg *a, enum tf_dim d, long id, int64_t ms)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%ld", id);
+	add_str(a, d, buf, NULL, ms);
+}
+
+void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d)
+{
+	a->denials++;
+	if (d->ms < a->first)
+		a->first = d->ms;
+	if (d->ms > a->last)
+		a->last = d->ms;
+	add_str(a, TF_DIM_INTERP, d->exe, d->comm, d->ms);
+	add_str(a, TF_DIM_FILE, d->path, NULL, d->ms);
+	add_str(a, TF_DIM_REASON, d->reason, NULL, d->ms);
+	add_str(a, TF_DIM_MOUNT, d->dev, NULL, d->ms);
+	add_id(a, TF_DIM_USER, d->uid, d->ms);
+	add_id(a, TF_DIM_AUID, d->auid, d->ms);
+	add_str(a, TF_DIM_NODE, d->node ? d->node : "", NULL, d->ms);
+}
+
+int tf_agg_add_change(struct tf_agg *a, const struct tf_policy_change *c)
+{
+	struct tf_change *slot;
+	char *node = strdup(c->node ? c->node : "");
+
+	if (!node) {
+		a->changes_dropped++;
+		return -1;
+	}
+	if (a->nchanges == a->changes_max) {
+		/* Keep the newest changes; count what falls off. */
+		free(a->changes[0].node);
+		memmove(a->changes, a->changes + 1,
+			(a->nchanges - 1) * sizeof(*a->changes));
+		a->nchanges--;
+		a->changes_dropped++;
+	}
+	if (!a->changes) {
+		a->changes = calloc(a->changes_max, sizeof(*a->changes));
+		if (!a->changes) {
+			free(node);
+			a->changes_dropped++;
+			return -1;
+		}
+	}
+	slot = &a->changes[a->nchanges++];
+	slot->c = *c;
+	slot->node = node;
+	slot->c.node = node;
+	return 0;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Bounded aggregation of trusted_for denials and the policy-change timeline.
+ * Each dimension is a Space-Saving table (spacesaving.h): its row count is
+ * capped, its total is exact, and the "other" row holds what eviction took.
+ */
+#ifndef TF_AGGREGATE_H
+#define TF_AGGREGATE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "record.h"
+#include "spacesaving.h"
+
+enum tf_dim {
+	TF_DIM_INTERP,	/* exe, note = comm */
+	TF_DIM_FILE,	/* path */
+	TF_DIM_REASON,	/* reason list */
+	TF_DIM_MOUNT,	/* dev */
+	TF_DIM_USER,	/* uid */
+	TF_DIM_AUID,	/* auid */
+	TF_DIM_NODE,	/* node name, "" for records without node= */
+	TF_DIM_COUNT
+};
+
+#define TF_AGG_CAP_DEFAULT 4096u    /* rows per dimension */
+#define TF_AGG_KEY_MAX 4096u	    /* longest key kept (PATH_MAX) */
+#define TF_AGG_CHANGES_MAX 4096u    /* policy changes kept (oldest dropped) */
+
+struct tf_change {
+	struct tf_policy_change c;
+	char *node; /* owned; c.node points to it */
+};
+
+struct tf_agg {
+	struct ss_table dim[TF_DIM_COUNT];
+	uint32_t cap;
+	uint64_t denials;	/* exact */
+	int64_t first, last;	/* ms; first > last when there was none */
+	struct tf_change *changes; /* sorted by arrival, at most changes_max */
+	size_t nchanges, changes_max;
+	uint64_t changes_dropped;
+	uint64_t bad_lines;	/* lines that are not audit records */
+	uint64_t malformed;	/* 1350 / trust_policy records missing fields */
+	uint64_t not_denial;	/* 1350 records with res != 0 */
+};
+
+const char *tf_dim_name(enum tf_dim d);	/* "interpreter", "file", ... */
+int tf_dim_from_name(const char *name); /* -1 when unknown */
+
+int tf_agg_init(struct tf_agg *a, uint32_t cap);
+void tf_agg_free(struct tf_agg *a);
+void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d);
+/* Returns 0, or -1 when out of memory (the change is counted as dropped). */
+int tf_agg_add_change(struct tf_agg *a, const struct tf_policy_change *c);
+
+#endif

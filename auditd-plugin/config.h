@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The plugin's own configuration file (default TF_CONFIG_PATH), lines of
+ * "key = value", '#' comments:
+ *   state_file = /var/lib/audisp-trusted-for/state.json
+ *   save_interval = 60        seconds between state saves (1..86400)
+ *   capacity = 4096           rows kept per dimension (16..1048576)
+ *   eoe_timeout = 2           seconds before an event without EOE is counted (1..60)
+ * A missing file means the defaults.
+ */
+#ifndef TF_CONFIG_H
+#define TF_CONFIG_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define TF_CONFIG_PATH "/etc/audit/audisp-trusted-for.conf"
+
+struct tf_config {
+	char state_file[4096];
+	unsigned int save_interval;
+	uint32_t capacity;
+	unsigned int eoe_timeout;
+};
+
+void tf_config_defaults(struct tf_config *c);
+/*
+ * Read @path over the defaults. Returns 0 (also when @path does not exist and
+ * @must_exist is 0), or -1 with a one-line message in @err.
+ */
+int tf_config_load(struct tf_config *c, const char *path, int must_exist,
+		   char *err, size_t err_len);
+
+#endif

@@ -1,0 +1,165 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Audit text -> libauparse feed -> aggregator; see feed.h. */
+#include "feed.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+static bool digits(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && isdigit((unsigned char)**p))
+		(*p)++;
+	return *p > s;
+}
+
+static bool lit(const char **p, const char *end, const char *s)
+{
+	size_t n = strlen(s);
+
+	if ((size_t)(end - *p) < n || memcmp(*p, s, n))
+		return false;
+	*p += n;
+	return true;
+}
+
+static bool word(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && **p != ' ' && **p != '\0')
+		(*p)++;
+	return *p > s;
+}
+
+bool tf_line_is_record(const char *line, size_t len)
+{
+	const char *p = line, *end = line + len;
+
+	if (memchr(line, '\0', len))
+		return false;
+	if (lit(&p, end, "node=") && !(word(&p, end) && lit(&p, end, " ")))
+		return false;
+	return lit(&p, end, "type=") && word(&p, end) && lit(&p, end, " msg=audit(") &&
+	       digits(&p, end) && lit(&p, end, ".") && digits(&p, end) &&
+	       lit(&p, end, ":") && digits(&p, end) && lit(&p, end, "):");
+}
+
+static bool wanted(const struct tf_filter *flt, int64_t ms, const char *node)
+{
+	if (!flt)
+		return true;
+	if (ms < flt->since_ms || ms > flt->until_ms)
+		return false;
+	return !flt->node || !strcmp(flt->node, node ? node : "");
+}
+
+static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
+{
+	struct tf_feed *f = arg;
+	struct tf_denial d;
+	struct tf_policy_change p;
+	char node[256];
+
+	if (type != AUPARSE_CB_EVENT_READY || auparse_first_record(au) <= 0)
+		return;
+	do {
+		switch (tf_record_parse(au, &d, &p, node, sizeof(node))) {
+		case TF_PARSE_DENIAL:
+			if (wanted(f->filter, d.ms, d.node))
+				tf_agg_add_denial(f->agg, &d);
+			tf_denial_clear(&d);
+			break;
+		case TF_PARSE_POLICY:
+			if (wanted(f->filter, p.ms, p.node))
+				tf_agg_add_change(f->agg, &p);
+			break;
+		case TF_PARSE_MALFORMED:
+			f->agg->malformed++;
+			break;
+		case TF_PARSE_NOT_DENIAL:
+			f->agg->not_denial++;
+			break;
+		case TF_PARSE_OTHER:
+			break;
+		}
+	} while (auparse_next_record(au) > 0);
+}
+
+int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter)
+{
+	memset(f, 0, sizeof(*f));
+	f->agg = agg;
+	f->filter = filter;
+	f->line = malloc(TF_LINE_MAX + 1);
+	f->au = auparse_init(AUSOURCE_FEED, NULL);
+	if (!f->line || !f->au) {
+		tf_feed_free(f);
+		return -1;
+	}
+	/* Keep decoded names as raw bytes; they are escaped when shown. */
+	auparse_set_escape_mode(f->au, AUPARSE_ESC_RAW);
+	auparse_add_callback(f->au, on_event, f, NULL);
+	return 0;
+}
+
+void tf_feed_free(struct tf_feed *f)
+{
+	if (f->au)
+		auparse_destroy(f->au);
+	free(f->line);
+	memset(f, 0, sizeof(*f));
+}
+
+static void end_line(struct tf_feed *f)
+{
+	if (f->overlong) {
+		f->agg->bad_lines++;
+	} else if (f->len == 0) {
+		/* blank line: nothing */
+	} else if (!tf_line_is_record(f->line, f->len)) {
+		f->agg->bad_lines++;
+	} else {
+		f->line[f->len] = '\n';
+		auparse_feed(f->au, f->line, f->len + 1);
+	}
+	f->lines++;
+	f->len = 0;
+	f->overlong = false;
+}
+
+void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n)
+{
+	while (n) {
+		const char *nl = memchr(data, '\n', n);
+		size_t chunk = nl ? (size_t)(nl - data) : n;
+
+		if (!f->overlong) {
+			if (f->len + chunk > TF_LINE_MAX) {
+				f->overlong = true;
+			} else {
+				memcpy(f->line + f->len, data, chunk);
+				f->len += chunk;
+			}
+		}
+		if (!nl)
+			return;
+		end_line(f);
+		data += chunk + 1;
+		n -= chunk + 1;
+	}
+}
+
+void tf_feed_age(struct tf_feed *f)
+{
+	auparse_feed_age_events(f->au);
+}
+
+void tf_feed_flush(struct tf_feed *f)
+{
+	if (f->len || f->overlong)
+		end_line(f);
+	auparse_flush_feed(f->au);
+}

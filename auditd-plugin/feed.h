@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Audit text in, aggregated records out: splits the byte stream into lines,
+ * skips (and counts) lines that are not audit records, and hands the rest to
+ * libauparse's feed API. Events are completed by EOE, by a later record, or
+ * by age (tf_feed_age() on a timer, tf_feed_flush() at the end): a 1350
+ * record without a syscall rule, or forwarded by audisp-remote (which drops
+ * EOE), has no EOE.
+ */
+#ifndef TF_FEED_H
+#define TF_FEED_H
+
+#include <auparse.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "aggregate.h"
+
+#define TF_LINE_MAX 16384 /* longer lines are skipped and counted */
+
+struct tf_filter {
+	int64_t since_ms, until_ms; /* inclusive bounds */
+	const char *node;	    /* NULL: every node; "" : records without node= */
+};
+
+struct tf_feed {
+	auparse_state_t *au;
+	struct tf_agg *agg;
+	const struct tf_filter *filter;
+	char *line;
+	size_t len;
+	bool overlong;	/* discarding the rest of an overlong line */
+	uint64_t lines;
+};
+
+int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter);
+void tf_feed_free(struct tf_feed *f);
+/* Feed raw bytes (any chunking). */
+void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n);
+/* Complete events whose EOE did not come within the timeout. */
+void tf_feed_age(struct tf_feed *f);
+/* End of input: feed a last line without newline, complete every event. */
+void tf_feed_flush(struct tf_feed *f);
+
+/* Whether @line (no newline) looks like an audit record: [node=X ]type=T msg=audit(S.M:N): */
+bool tf_line_is_record(const char *line, size_t len);
+
+#endif

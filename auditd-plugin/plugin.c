@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * audisp-trusted-for plugin main loop. Signal handlers only set flags; the
+ * loop polls stdin with a one-second timeout and acts on the flags:
+ *   SIGHUP  reload the configuration file
+ *   SIGUSR1 save the state now
+ *   SIGTERM (and EOF on stdin) flush pending events, save, exit 0
+ */
+#include "plugin.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "caps.h"
+#include "config.h"
+#include "feed.h"
+#include "state.h"
+
+static volatile sig_atomic_t got_hup, got_usr1, got_term;
+
+static void on_signal(int sig)
+{
+	if (sig == SIGHUP)
+		got_hup = 1;
+	else if (sig == SIGUSR1)
+		got_usr1 = 1;
+	else
+		got_term = 1;
+}
+
+/* Messages go to syslog (auditd discards a plugin's stderr) and to stderr. */
+static void say(int prio, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsyslog(prio, fmt, ap);
+	va_end(ap);
+	va_start(ap, fmt);
+	fputs("audisp-trusted-for: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+}
+
+static int64_t now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec;
+}
+
+static int ensure_state_dir(const char *file)
+{
+	char *copy = strdup(file);
+	int rc = 0;
+
+	if (!copy)
+		return -1;
+	if (mkdir(dirname(copy), 0700) && errno != EEXIST)
+		rc = -1;
+	free(copy);
+	return rc;
+}
+
+/* Load the state, or start empty. A corrupt file is kept aside, never overwritten. */
+static int load_state(struct tf_agg *agg, const struct tf_config *cfg)
+{
+	char why[256];
+
+	if (tf_state_load(agg, cfg->capacity, cfg->state_file, why, sizeof(why)) == 0) {
+		say(LOG_INFO, "loaded %s: %llu denials", cfg->state_file,
+		    (unsigned long long)agg->denials);
+		return 0;
+	}
+	if (errno == EPROTO) {
+		char aside[4200];
+
+		snprintf(aside, sizeof(aside), "%s.corrupt.%lld", cfg->state_file,
+			 (long long)time(NULL));
+		if (rename(cfg->state_file, aside)) {
+			say(LOG_ERR, "%s is not a usable state file (%s) and cannot be moved aside: %s",
+			    cfg->state_file, why, strerror(errno));
+			return -1;
+		}
+		say(LOG_ERR, "%s is not a usable state file (%s); kept as %s, starting empty",
+		    cfg->state_file, why, aside);
+	} else if (errno != ENOENT) {
+		say(LOG_ERR, "cannot read %s: %s (fix its permissions or state_file)",
+		    cfg->state_file, strerror(errno));
+		return -1;
+	}
+	return tf_agg_init(agg, cfg->capacity);
+}
+
+static int save(const struct tf_agg *agg, const struct tf_config *cfg)
+{
+	if (tf_state_save(agg, cfg->state_file) == 0)
+		return 0;
+	say(LOG_ERR, "cannot save %s: %s (check the directory exists and is writable)",
+	    cfg->state_file, strerror(errno));
+	return -1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: audisp-trusted-for [-c CONFIG]   (plugin: audit events on stdin)\n"
+		   "       audisp-trusted-for report [OPTIONS] (see audisp-trusted-for(8))\n");
+}
+
+int tf_plugin_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *config_path = TF_CONFIG_PATH;
+	int config_given = 0;
+	struct tf_config cfg;
+	struct tf_agg agg;
+	struct tf_feed feed;
+	struct sigaction sa;
+	char err[512], buf[65536];
+	int64_t last_save, last_age;
+	int opt, rc = 0;
+
+	while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'c':
+			config_path = optarg;
+			config_given = 1;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "audisp-trusted-for: unexpected argument '%s' (did you mean 'report'?)\n",
+			argv[optind]);
+		return 2;
+	}
+	openlog("audisp-trusted-for", LOG_PID, LOG_DAEMON);
+	tf_config_defaults(&cfg);
+	if (tf_config_load(&cfg, config_path, config_given,
+			   err, sizeof(err))) {
+		say(LOG_ERR, "%s", err);
+		return 2;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	if (ensure_state_dir(cfg.state_file))
+		say(LOG_WARNING, "cannot create the directory of %s: %s", cfg.state_file,
+		    strerror(errno));
+	if (tf_drop_caps())
+		say(LOG_WARNING, "cannot drop capabilities: %s", strerror(errno));
+	if (load_state(&agg, &cfg))
+		return 1;
+	auparse_set_eoe_timeout((time_t)cfg.eoe_timeout);
+	if (tf_feed_init(&feed, &agg, NULL)) {
+		say(LOG_ERR, "cannot start libauparse: %s", strerror(errno));
+		tf_agg_free(&agg);
+		return 1;
+	}
+	last_save = last_age = now_s();
+
+	for (;;) {
+		struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+		int n = got_term ? 0 : poll(&p, 1, 1000);
+		int64_t now;
+
+		if (n > 0) {
+			ssize_t r = read(STDIN_FILENO, buf, sizeof(buf));
+
+			if (r == 0)
+				break;
+			if (r > 0)
+				tf_feed_bytes(&feed, buf, (size_t)r);
+			else if (errno != EINTR && errno != EAGAIN)
+				break;
+		}
+		if (got_term)
+			break;
+		if (got_hup) {
+			struct tf_config n2 = cfg;
+
+			got_hup = 0;
+			if (tf_config_load(&n2, config_path, 0, err, sizeof(err))) {
+				say(LOG_ERR, "reload: %s; keeping the running configuration", err);
+			} else {
+				if (n2.capacity != cfg.capacity)
+					say(LOG_INFO, "reload: capacity applies at the next start");
+				n2.capacity = cfg.capacity;
+				cfg = n2;
+				auparse_set_eoe_timeout((time_t)cfg.eoe_timeout);
+				say(LOG_INFO, "reloaded %s (save_interval %u s, state %s)",
+				    config_path, cfg.save_interval, cfg.state_file);
+			}
+		}
+		now = now_s();
+		if (now != last_age) {
+			tf_feed_age(&feed);
+			last_age = now;
+		}
+		if (got_usr1 || now - last_save >= (int64_t)cfg.save_interval) {
+			got_usr1 = 0;
+			save(&agg, &cfg);
+			last_save = now;
+		}
+	}
+	tf_feed_flush(&feed);
+	if (save(&agg, &cfg))
+		rc = 1;
+	say(LOG_INFO, "stopped: %llu denials, %llu policy changes", (unsigned long long)agg.denials,
+	    (unsigned long long)(agg.nchanges + agg.changes_dropped));
+	tf_feed_free(&feed);
+	tf_agg_free(&agg);
+	return rc;
+}

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Decoding AUDIT_TRUSTED_FOR and CONFIG_CHANGE op=trust_policy records. */
+#include "record.h"
+
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "trustedfor.h"
+
+/* Parse a decimal or (base 0) number filling all of @s. */
+static bool num(const char *s, int base, long long *out)
+{
+	char *end;
+
+	if (!s || !*s)
+		return false;
+	errno = 0;
+	*out = strtoll(s, &end, base);
+	return !errno && *end == '\0';
+}
+
+/* Audit ids: 4294967295 ((u32)-1) means "unset"; shown as -1. */
+static bool id(const char *s, long *out)
+{
+	long long v;
+
+	if (!num(s, 10, &v) || v < -1 || v > 4294967295LL)
+		return false;
+	*out = v == 4294967295LL ? -1 : (long)v;
+	return true;
+}
+
+/* The field's value decoded from the audit untrusted-string encoding. */
+static char *decoded(auparse_state_t *au)
+{
+	const char *v = auparse_interpret_field(au);
+
+	return strdup(v ? v : "?");
+}
+
+static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
+		  const char **node, char *node_buf, size_t node_len)
+{
+	const au_event_t *e = auparse_get_timestamp(au);
+	const char *n = e && e->host ? e->host : "";
+
+	*ms = e ? (int64_t)e->sec * 1000 + e->milli : 0;
+	if (serial)
+		*serial = e ? e->serial : 0;
+	snprintf(node_buf, node_len, "%s", n);
+	*node = node_buf;
+}
+
+static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
+{
+	const char *reason = NULL, *res = NULL, *dev = NULL, *ino = NULL;
+	const char *policy = NULL, *uid = NULL, *auid = NULL, *usage = NULL;
+	long long v;
+	unsigned int bits;
+
+	if (auparse_first_field(au) <= 0)
+		return TF_PARSE_MALFORMED;
+	do {
+		const char *name = auparse_get_field_name(au);
+		const char *val = auparse_get_field_str(au);
+
+		if (!name || !val)
+			continue;
+		if (!strcmp(name, "usage"))
+			usage = val;
+		else if (!strcmp(name, "policy"))
+			policy = val;
+		else if (!strcmp(name, "reason"))
+			reason = val;
+		else if (!strcmp(name, "res"))
+			res = val;
+		else if (!strcmp(name, "dev"))
+			dev = val;
+		else if (!strcmp(name, "ino"))
+			ino = val;
+		else if (!strcmp(name, "uid"))
+			uid = val;
+		else if (!strcmp(name, "auid"))
+			auid = val;
+		else if (!strcmp(name, "path") && !d->path)
+			d->path = decoded(au);
+		else if (!strcmp(name, "comm") && !d->comm)
+			d->comm = decoded(au);
+		else if (!strcmp(name, "exe") && !d->exe)
+			d->exe = decoded(au);
+	} while (auparse_next_field(au) > 0);
+
+	/* exe is the last field: a truncated record lacks it. */
+	if (!usage || !reason || !res || !dev || !ino || !policy || !uid ||
+	    !auid || !d->path || !d->comm || !d->exe)
+		return TF_PARSE_MALFORMED;
+	if (!num(res, 10, &v))
+		return TF_PARSE_MALFORMED;
+	if (v != 0)
+		return TF_PARSE_NOT_DENIAL;
+	if (!id(uid, &d->uid) || !id(auid, &d->auid))
+		return TF_PARSE_MALFORMED;
+	if (!num(policy, 10, &v) || v < 0 || v > TF_POLICY_MAX)
+		return TF_PARSE_MALFORMED;
+	d->policy = (int)v;
+	if (!num(ino, 10, &v) || v < 0)
+		return TF_PARSE_MALFORMED;
+	d->ino = (unsigned long)v;
+	if (strlen(dev) >= sizeof(d->dev))
+		return TF_PARSE_MALFORMED;
+	strcpy(d->dev, dev);
+	/* Canonical reason names; an unknown name is kept as the kernel wrote it. */
+	if (tf_reason_parse(reason, &bits) == 0)
+		tf_reason_str(bits, d->reason, sizeof(d->reason));
+	else if (snprintf(d->reason, sizeof(d->reason), "%s", reason) >=
+		 (int)sizeof(d->reason))
+		return TF_PARSE_MALFORMED;
+	return TF_PARSE_DENIAL;
+}
+
+static enum tf_parse parse_policy(auparse_state_t *au, struct tf_policy_change *p)
+{
+	const char *op = NULL, *old = NULL, *new = NULL, *auid = NULL;
+	const char *ses = NULL, *res = NULL;
+	long long v;
+
+	if (auparse_first_field(au) <= 0)
+		return TF_PARSE_OTHER;
+	do {
+		const char *name = auparse_get_field_name(au);
+		const char *val = auparse_get_field_str(au);
+
+		if (!name || !val)
+			continue;
+		if (!strcmp(name, "op"))
+			op = val;
+		else if (!strcmp(name, "old"))
+			old = val;
+		else if (!strcmp(name, "new"))
+			new = val;
+		else if (!strcmp(name, "auid"))
+			auid = val;
+		else if (!strcmp(name, "ses"))
+			ses = val;
+		else if (!strcmp(name, "res"))
+			res = val;
+	} while (auparse_next_field(au) > 0);
+
+	if (!op || strcmp(op, "trust_policy"))
+		return TF_PARSE_OTHER;
+	if (!old || !new || !auid || !ses || !res)
+		return TF_PARSE_MALFORMED;
+	if (!num(old, 10, &v) || v < 0 || v > TF_POLICY_MAX)
+		return TF_PARSE_MALFORMED;
+	p->old_policy = (int)v;
+	if (!strcmp(new, "?"))
+		p->new_policy = -1;
+	else if (num(new, 10, &v) && v >= 0 && v <= TF_POLICY_MAX)
+		p->new_policy = (int)v;
+	else
+		return TF_PARSE_MALFORMED;
+	if (!id(auid, &p->auid) || !id(ses, &p->ses))
+		return TF_PARSE_MALFORMED;
+	if (!num(res, 10, &v) || (v != 0 && v != 1))
+		return TF_PARSE_MALFORMED;
+	p->res = (int)v;
+	return TF_PARSE_POLICY;
+}
+
+enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
+			      struct tf_policy_change *p, char *node_buf,
+			      size_t node_len)
+{
+	int type = auparse_get_type(au);
+	enum tf_parse r;
+
+	memset(d, 0, sizeof(*d));
+	memset(p, 0, sizeof(*p));
+	if (type == TF_AUDIT_TYPE) {
+		stamp(au, &d->ms, &d->serial, &d->node, node_buf, node_len);
+		r = parse_denial(au, d);
+		if (r != TF_PARSE_DENIAL)
+			tf_denial_clear(d);
+		return r;
+	}
+	if (type == TF_AUDIT_CONFIG_CHANGE) {
+		stamp(au, &p->ms, NULL, &p->node, node_buf, node_len);
+		return parse_policy(au, p);
+	}
+	return TF_PARSE_OTHER;
+}
+
+void tf_denial_clear(struct tf_denial *d)
+{
+	free(d->path);
+	free(d->comm);
+	free(d->exe);
+	d->path = d->comm = d->exe = NULL;
+}

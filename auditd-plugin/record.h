@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The two record kinds audisp-trusted-for counts, decoded from the current
+ * libauparse record (docs/CONVENTIONS.md "Kernel ABI"):
+ *  - type 1350 AUDIT_TRUSTED_FOR, one per denial;
+ *  - type 1305 CONFIG_CHANGE with op=trust_policy, one per policy write.
+ */
+#ifndef TF_RECORD_H
+#define TF_RECORD_H
+
+#include <auparse.h>
+#include <stdint.h>
+
+#define TF_AUDIT_CONFIG_CHANGE 1305
+
+struct tf_denial {
+	int64_t ms;		/* event time, ms since the epoch */
+	unsigned long serial;
+	const char *node;	/* "" when the record has no node= */
+	char reason[64];	/* canonical reason list, e.g. "noexec_mount,file_perm" */
+	char dev[32];		/* "00:1a" */
+	unsigned long ino;
+	int policy;
+	long uid, auid;		/* -1 when unset (4294967295) */
+	/* Decoded bytes (the kernel's hex encoding undone), NUL-terminated. */
+	char *path;
+	char *comm;
+	char *exe;
+};
+
+struct tf_policy_change {
+	int64_t ms;
+	const char *node;
+	int old_policy;
+	int new_policy;		/* -1 when the kernel logged new=? */
+	long auid;
+	long ses;
+	int res;		/* 1 applied, 0 refused */
+};
+
+enum tf_parse {
+	TF_PARSE_DENIAL,	/* filled a struct tf_denial */
+	TF_PARSE_POLICY,	/* filled a struct tf_policy_change */
+	TF_PARSE_OTHER,		/* a record this tool does not count */
+	TF_PARSE_NOT_DENIAL,	/* a 1350 record with res != 0 */
+	TF_PARSE_MALFORMED,	/* a 1350 / op=trust_policy record missing fields */
+};
+
+/*
+ * Decode the current record of @au (escape mode must be AUPARSE_ESC_RAW).
+ * On TF_PARSE_DENIAL, free the strings with tf_denial_clear(). The node
+ * string of both structs is owned by @node_buf (size @node_len).
+ */
+enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
+			      struct tf_policy_change *p, char *node_buf,
+			      size_t node_len);
+void tf_denial_clear(struct tf_denial *d);
+
+#endif

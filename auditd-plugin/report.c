@@ -1,0 +1,468 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* aureport-like text report and JSON report; see report.h. */
+#include "report.h"
+
+#include <json-c/json.h>
+#include <pwd.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+
+#include "escape.h"
+#include "mountinfo.h"
+
+static const char *const titles[TF_DIM_COUNT] = {
+	[TF_DIM_INTERP] = "Interpreter", [TF_DIM_FILE] = "File",
+	[TF_DIM_REASON] = "Reason",	 [TF_DIM_MOUNT] = "Mount",
+	[TF_DIM_USER] = "User",		 [TF_DIM_AUID] = "Login User",
+	[TF_DIM_NODE] = "Host",
+};
+
+static const char *const plural[TF_DIM_COUNT] = {
+	[TF_DIM_INTERP] = "interpreters", [TF_DIM_FILE] = "files",
+	[TF_DIM_REASON] = "reasons",	  [TF_DIM_MOUNT] = "mounts",
+	[TF_DIM_USER] = "users",	  [TF_DIM_AUID] = "login users",
+	[TF_DIM_NODE] = "hosts",
+};
+
+static const char rule[] = "===============================================";
+
+int tf_report_tables(const char *list, unsigned int *mask, const char **bad)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	*mask = 0;
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int d = tf_dim_from_name(t);
+
+		if (d >= 0) {
+			*mask |= 1u << d;
+		} else if (!strcmp(t, "policy")) {
+			*mask |= 1u << TF_TABLE_POLICY;
+		} else {
+			*bad = list + (t - copy);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	return *mask ? 0 : -1;
+}
+
+static void fmt_time(int64_t ms, char *buf, size_t len)
+{
+	time_t s = (time_t)(ms / 1000);
+	struct tm tm;
+
+	if (!localtime_r(&s, &tm) || !strftime(buf, len, "%x %T", &tm))
+		snprintf(buf, len, "%lld", (long long)s);
+}
+
+static void fmt_iso(int64_t ms, char *buf, size_t len)
+{
+	time_t s = (time_t)(ms / 1000);
+	struct tm tm;
+
+	if (!gmtime_r(&s, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
+		buf[0] = '\0';
+	else
+		snprintf(buf + strlen(buf), len - strlen(buf), ".%03dZ",
+			 (int)(ms % 1000));
+}
+
+/* Hits per minute over the row's first..last span (at least one minute). */
+static double rate(uint64_t hits, int64_t first, int64_t last)
+{
+	double min = (double)(last - first) / 60000.0;
+
+	return (double)hits / (min < 1.0 ? 1.0 : min);
+}
+
+/* "1000" -> "alice" with -i, ids that are unset as "unset". */
+static void user_name(const char *id, bool interpret, char *buf, size_t len)
+{
+	char *end;
+	long v = strtol(id, &end, 10);
+	struct passwd *pw;
+
+	if (*end || v < -1) {
+		snprintf(buf, len, "%s", id);
+		return;
+	}
+	if (v == -1) {
+		snprintf(buf, len, "unset");
+		return;
+	}
+	pw = interpret ? getpwuid((uid_t)v) : NULL;
+	if (pw)
+		snprintf(buf, len, "%s", pw->pw_name);
+	else
+		snprintf(buf, len, "%ld", v);
+}
+
+/* With -i, "00:1a" -> "00:1a (/tmp/x)" when this machine mounts that device. */
+static char *mount_name(const char *dev, const struct tf_mountinfo *mi)
+{
+	unsigned int maj, min;
+	char *out = NULL;
+	size_t len = 0;
+	FILE *m;
+	char extra;
+
+	if (!mi || sscanf(dev, "%x:%x%c", &maj, &min, &extra) != 2)
+		return strdup(dev);
+	m = open_memstream(&out, &len);
+	if (!m)
+		return NULL;
+	fputs(dev, m);
+	size_t n = 0;
+
+	for (size_t i = 0; i < mi->count; i++) {
+		if (mi->mounts[i].major != maj || mi->mounts[i].minor != min)
+			continue;
+		fputs(n++ ? ", " : " (here: ", m);
+		fputs(mi->mounts[i].mount_point, m);
+	}
+	if (n)
+		fputc(')', m);
+	fclose(m);
+	return out;
+}
+
+/* Display name of a row (raw bytes, escaped by the caller). malloc'd. */
+static char *row_name(enum tf_dim d, const struct ss_row *r, bool interpret,
+		      const struct tf_mountinfo *mi)
+{
+	char buf[256];
+
+	switch (d) {
+	case TF_DIM_USER:
+	case TF_DIM_AUID:
+		user_name(r->key, interpret, buf, sizeof(buf));
+		return strdup(buf);
+	case TF_DIM_NODE:
+		return strdup(r->klen ? r->key : "(local)");
+	case TF_DIM_MOUNT:
+		return mount_name(r->key, interpret ? mi : NULL);
+	default:
+		return strdup(r->key);
+	}
+}
+
+static void print_escaped(FILE *f, const char *s, size_t len)
+{
+	size_t need = tf_escape_term(s, len, NULL, 0);
+	char *e = malloc(need + 1);
+
+	if (!e) {
+		fputs("(out of memory)", f);
+		return;
+	}
+	tf_escape_term(s, len, e, need + 1);
+	fputs(e, f);
+	free(e);
+}
+
+static void distinct(FILE *f, const struct ss_table *t)
+{
+	if (t->evicted || t->unstored)
+		fprintf(f, "more than %u (table capped, see \"other\" rows)\n", t->n);
+	else
+		fprintf(f, "%u\n", t->n);
+}
+
+static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
+		       const struct tf_report_opts *o, const struct tf_mountinfo *mi)
+{
+	const struct ss_table *t = &a->dim[d];
+	uint32_t *idx = ss_sorted(t);
+	uint64_t other = ss_other(t), hidden = 0;
+	uint32_t shown = 0;
+	bool approx = false;
+
+	fprintf(f, "\n%s Summary Report\n%s\ntotal  rate/min  last seen  %s\n%s\n",
+		titles[d], rule, d == TF_DIM_INTERP ? "interpreter (comm)" : tf_dim_name(d), rule);
+	if (!idx) {
+		fputs("(out of memory)\n", f);
+		return;
+	}
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct ss_row *r = &t->rows[idx[i]];
+		uint64_t g = r->count - r->err;
+		char when[64], *name;
+
+		if (o->top && shown >= o->top) {
+			hidden += g;
+			continue;
+		}
+		shown++;
+		fmt_time(r->last, when, sizeof(when));
+		fprintf(f, "%llu%s  %.1f  %s  ", (unsigned long long)g, r->err ? "+" : "",
+			rate(r->count, r->first, r->last), when);
+		name = row_name(d, r, o->interpret, mi);
+		if (name) {
+			print_escaped(f, name, d == TF_DIM_FILE || d == TF_DIM_INTERP ?
+						       r->klen : strlen(name));
+			free(name);
+		}
+		if (r->note) {
+			fputs(" (", f);
+			print_escaped(f, r->note, strlen(r->note));
+			fputc(')', f);
+		}
+		fputc('\n', f);
+		approx |= r->err != 0;
+	}
+	free(idx);
+	if (hidden)
+		fprintf(f, "%llu  -  -  (%u more rows, see --top)\n",
+			(unsigned long long)hidden, t->n - shown);
+	if (other)
+		fprintf(f, "%llu  -  -  other (keys evicted from the capped table)\n",
+			(unsigned long long)other);
+	if (approx)
+		fprintf(f, "# N+ : approximate row, at least N hits (Space-Saving bound)\n");
+}
+
+static int cmp_change(const void *x, const void *y)
+{
+	const struct tf_change *a = x, *b = y;
+
+	return a->c.ms < b->c.ms ? -1 : a->c.ms > b->c.ms;
+}
+
+static struct tf_change *sorted_changes(const struct tf_agg *a)
+{
+	struct tf_change *c = malloc((a->nchanges ? a->nchanges : 1) * sizeof(*c));
+
+	if (c && a->nchanges) {
+		memcpy(c, a->changes, a->nchanges * sizeof(*c));
+		/* Arrival order breaks ties: merge order of the inputs. */
+		qsort(c, a->nchanges, sizeof(*c), cmp_change);
+	}
+	return c;
+}
+
+static void text_timeline(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
+{
+	struct tf_change *c = sorted_changes(a);
+
+	fprintf(f, "\nPolicy Change Report\n%s\n# date time node old -> new auid res\n%s\n",
+		rule, rule);
+	if (!c) {
+		fputs("(out of memory)\n", f);
+		return;
+	}
+	for (size_t i = 0; i < a->nchanges; i++) {
+		char when[64], who[24], user[256];
+
+		fmt_time(c[i].c.ms, when, sizeof(when));
+		snprintf(who, sizeof(who), "%ld", c[i].c.auid);
+		user_name(who, o->interpret, user, sizeof(user));
+		fprintf(f, "%zu. %s ", i + 1, when);
+		print_escaped(f, c[i].node[0] ? c[i].node : "(local)",
+			      strlen(c[i].node[0] ? c[i].node : "(local)"));
+		if (c[i].c.new_policy < 0)
+			fprintf(f, " %d -> ? %s %s\n", c[i].c.old_policy, user,
+				c[i].c.res ? "yes" : "no");
+		else
+			fprintf(f, " %d -> %d %s %s\n", c[i].c.old_policy, c[i].c.new_policy,
+				user, c[i].c.res ? "yes" : "no");
+	}
+	if (a->changes_dropped)
+		fprintf(f, "# %llu older changes were not kept\n",
+			(unsigned long long)a->changes_dropped);
+	free(c);
+}
+
+static struct tf_mountinfo *load_mounts(const struct tf_report_opts *o,
+					struct tf_mountinfo *mi)
+{
+	if (!o->interpret || !(o->tables & (1u << TF_DIM_MOUNT)))
+		return NULL;
+	return tf_mountinfo_load(NULL, mi, NULL) ? NULL : mi;
+}
+
+static void free_mounts(struct tf_mountinfo *mi)
+{
+	if (mi)
+		tf_mountinfo_free(mi);
+}
+
+void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
+{
+	char t1[64] = "", t2[64] = "";
+	struct tf_mountinfo mib, *mi = load_mounts(o, &mib);
+
+	fprintf(f, "\nTrusted-for Denial Report\n%s\n", rule);
+	if (o->source) {
+		fputs("Source: ", f);
+		print_escaped(f, o->source, strlen(o->source));
+		fputc('\n', f);
+	}
+	if (a->denials) {
+		fmt_time(a->first, t1, sizeof(t1));
+		fmt_time(a->last, t2, sizeof(t2));
+		fprintf(f, "Range of time in report: %s - %s\n", t1, t2);
+	} else {
+		fprintf(f, "Range of time in report: (no denials)\n");
+	}
+	fprintf(f, "Number of denials: %llu\n", (unsigned long long)a->denials);
+	for (int d = 0; d < TF_DIM_COUNT; d++) {
+		if (d == TF_DIM_AUID)
+			continue;
+		fprintf(f, "Number of %s: ", plural[d]);
+		distinct(f, &a->dim[d]);
+	}
+	fprintf(f, "Number of policy changes: %llu\n",
+		(unsigned long long)(a->nchanges + a->changes_dropped));
+	fprintf(f, "Number of malformed records skipped: %llu\n",
+		(unsigned long long)a->malformed);
+	fprintf(f, "Number of non-audit lines skipped: %llu\n",
+		(unsigned long long)a->bad_lines);
+	for (int d = 0; d < TF_DIM_COUNT; d++)
+		if (o->tables & (1u << d))
+			text_table(f, a, d, o, mi);
+	if (o->tables & (1u << TF_TABLE_POLICY))
+		text_timeline(f, a, o);
+	free_mounts(mi);
+}
+
+/* ---- JSON ---- */
+
+static void add_name(json_object *o, const char *field, const char *s, size_t len)
+{
+	size_t need = tf_escape_term(s, len, NULL, 0);
+	char *e = malloc(need + 1);
+
+	if (!e)
+		return;
+	tf_escape_term(s, len, e, need + 1);
+	json_object_object_add(o, field, json_object_new_string(e));
+	free(e);
+}
+
+static json_object *time_obj(int64_t ms)
+{
+	char iso[64];
+
+	fmt_iso(ms, iso, sizeof(iso));
+	return json_object_new_string(iso);
+}
+
+static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
+			       const struct tf_report_opts *o, const struct tf_mountinfo *mi)
+{
+	const struct ss_table *t = &a->dim[d];
+	json_object *tab = json_object_new_object(), *rows = json_object_new_array();
+	uint32_t *idx = ss_sorted(t);
+	uint64_t hidden = 0;
+
+	if (!idx)
+		return NULL;
+	json_object_object_add(tab, "total", json_object_new_uint64(t->total));
+	json_object_object_add(tab, "distinct", json_object_new_uint64(t->n));
+	json_object_object_add(tab, "capped",
+			       json_object_new_boolean(t->evicted || t->unstored));
+	json_object_object_add(tab, "other", json_object_new_uint64(ss_other(t)));
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct ss_row *r = &t->rows[idx[i]];
+		json_object *row;
+		char *name;
+
+		if (o->top && i >= o->top) {
+			hidden += r->count - r->err;
+			continue;
+		}
+		row = json_object_new_object();
+		name = row_name(d, r, o->interpret, mi);
+		if (name) {
+			add_name(row, "name", name, d == TF_DIM_FILE || d == TF_DIM_INTERP ?
+							    r->klen : strlen(name));
+			free(name);
+		}
+		if (d == TF_DIM_INTERP && r->note)
+			add_name(row, "comm", r->note, strlen(r->note));
+		json_object_object_add(row, "count", json_object_new_uint64(r->count - r->err));
+		json_object_object_add(row, "count_max", json_object_new_uint64(r->count));
+		json_object_object_add(row, "approximate", json_object_new_boolean(r->err != 0));
+		json_object_object_add(row, "first", time_obj(r->first));
+		json_object_object_add(row, "last", time_obj(r->last));
+		json_object_object_add(row, "rate_per_min",
+				       json_object_new_double(rate(r->count, r->first, r->last)));
+		json_object_array_add(rows, row);
+	}
+	free(idx);
+	json_object_object_add(tab, "hidden_by_top", json_object_new_uint64(hidden));
+	json_object_object_add(tab, "rows", rows);
+	return tab;
+}
+
+int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
+{
+	json_object *root = json_object_new_object(), *tabs = json_object_new_object();
+	struct tf_mountinfo mib, *mi = load_mounts(o, &mib);
+	struct tf_change *c;
+	int rc = 0;
+
+	json_object_object_add(root, "denials", json_object_new_uint64(a->denials));
+	if (a->denials) {
+		json_object_object_add(root, "first", time_obj(a->first));
+		json_object_object_add(root, "last", time_obj(a->last));
+	}
+	json_object_object_add(root, "malformed_records", json_object_new_uint64(a->malformed));
+	json_object_object_add(root, "non_audit_lines", json_object_new_uint64(a->bad_lines));
+	json_object_object_add(root, "non_denial_records", json_object_new_uint64(a->not_denial));
+	json_object_object_add(root, "tables", tabs);
+	for (int d = 0; d < TF_DIM_COUNT; d++) {
+		json_object *t;
+
+		if (!(o->tables & (1u << d)))
+			continue;
+		t = json_table(a, d, o, mi);
+		if (!t) {
+			rc = -1;
+			goto out;
+		}
+		json_object_object_add(tabs, tf_dim_name(d), t);
+	}
+	if (o->tables & (1u << TF_TABLE_POLICY)) {
+		json_object *arr = json_object_new_array();
+
+		c = sorted_changes(a);
+		if (!c) {
+			json_object_put(arr);
+			rc = -1;
+			goto out;
+		}
+		for (size_t i = 0; i < a->nchanges; i++) {
+			json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "time", time_obj(c[i].c.ms));
+			add_name(e, "node", c[i].node, strlen(c[i].node));
+			json_object_object_add(e, "old", json_object_new_int(c[i].c.old_policy));
+			json_object_object_add(e, "new", c[i].c.new_policy < 0 ? NULL :
+						 json_object_new_int(c[i].c.new_policy));
+			json_object_object_add(e, "auid", json_object_new_int64(c[i].c.auid));
+			json_object_object_add(e, "ses", json_object_new_int64(c[i].c.ses));
+			json_object_object_add(e, "applied", json_object_new_boolean(c[i].c.res));
+			json_object_array_add(arr, e);
+		}
+		free(c);
+		json_object_object_add(root, "policy_changes", arr);
+		json_object_object_add(root, "policy_changes_dropped",
+				       json_object_new_uint64(a->changes_dropped));
+	}
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+							   JSON_C_TO_STRING_NOSLASHESCAPE),
+	      f);
+	fputc('\n', f);
+out:
+	json_object_put(root);
+	free_mounts(mi);
+	return rc;
+}

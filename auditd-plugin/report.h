@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Rendering an aggregator as an aureport-like text report or as JSON. */
+#ifndef TF_REPORT_H
+#define TF_REPORT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "aggregate.h"
+
+#define TF_TABLE_POLICY TF_DIM_COUNT /* the policy timeline, as a table bit */
+
+struct tf_report_opts {
+	bool interpret;	     /* -i: user names, mount points */
+	unsigned int top;    /* rows per table, 0 = all */
+	unsigned int tables; /* bit (1 << enum tf_dim) and (1 << TF_TABLE_POLICY) */
+	const char *source;  /* shown in the header, e.g. "state /var/lib/..." */
+};
+
+void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o);
+/* Returns 0, or -1 when out of memory. */
+int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o);
+
+/* Parse "interpreter,file,policy" into a table mask; -1 and *bad on an unknown name. */
+int tf_report_tables(const char *list, unsigned int *mask, const char **bad);
+
+#endif

@@ -1,0 +1,333 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The report command line: sources, filters, output format. */
+#include "report_cli.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <locale.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "escape.h"
+#include "feed.h"
+#include "report.h"
+#include "state.h"
+
+#define PROG "audisp-trusted-for report"
+
+static int64_t ms_of(time_t t)
+{
+	return (int64_t)t * 1000;
+}
+
+static time_t midnight(time_t t, int days_back)
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	tm.tm_mday -= days_back;
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	return mktime(&tm);
+}
+
+int tf_parse_time(const char *s, int end_of_day, int64_t *ms)
+{
+	static const char *const fmts[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
+					    "%Y-%m-%d %H:%M", "%Y-%m-%d" };
+	time_t now = time(NULL);
+	char *end;
+
+	if (!strcmp(s, "now")) {
+		*ms = ms_of(now);
+		return 0;
+	}
+	if (!strcmp(s, "recent")) { /* aureport: ten minutes ago */
+		*ms = ms_of(now - 600);
+		return 0;
+	}
+	if (!strcmp(s, "today")) {
+		*ms = ms_of(midnight(now, 0));
+		return 0;
+	}
+	if (!strcmp(s, "yesterday")) {
+		*ms = ms_of(midnight(now, 1));
+		return 0;
+	}
+	if (s[0] == '@') {
+		long long v;
+
+		errno = 0;
+		v = strtoll(s + 1, &end, 10);
+		if (errno || end == s + 1 || *end || v < 0 || v > INT64_MAX / 1000)
+			return -1;
+		*ms = v * 1000;
+		return 0;
+	}
+	for (size_t i = 0; i < sizeof(fmts) / sizeof(fmts[0]); i++) {
+		struct tm tm;
+		const char *rest;
+
+		memset(&tm, 0, sizeof(tm));
+		rest = strptime(s, fmts[i], &tm);
+		if (!rest || *rest)
+			continue;
+		tm.tm_isdst = -1;
+		*ms = ms_of(mktime(&tm));
+		/* A bare date as --until means the whole day. */
+		if (i == 3 && end_of_day)
+			*ms += 86400 * 1000LL - 1;
+		else if (i == 2 && end_of_day)
+			*ms += 60 * 1000LL - 1;
+		else if (end_of_day)
+			*ms += 999;
+		return 0;
+	}
+	return -1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: " PROG " [--state FILE | --input [FILE...]] [-i] [--since TIME]\n"
+		"         [--until TIME] [--node NAME] [--table LIST] [--top N] [--json] [-c CONFIG]\n"
+		"  --state FILE    the plugin's state (default: state_file of the config,\n"
+		"                  " TF_STATE_PATH ")\n"
+		"  --input [FILE...] audit logs (audit.log, audit.log.1, ...); none or '-':\n"
+		"                  stdin, e.g. ausearch --raw -m 1350 | " PROG " --input\n"
+		"  -i, --interpret user names and mount points\n"
+		"  --since/--until TIME  YYYY-MM-DD[ HH:MM[:SS]], @EPOCH, now, recent,\n"
+		"                  today, yesterday (needs --input)\n"
+		"  --node NAME     only records from node NAME ('' for local records; needs --input)\n"
+		"  --table LIST    interpreter,file,reason,mount,user,auid,node,policy\n"
+		"  --top N         at most N rows per table\n"
+		"  --json          JSON instead of text\n");
+}
+
+static int feed_fd(struct tf_feed *feed, int fd, const char *name)
+{
+	char buf[65536];
+
+	for (;;) {
+		ssize_t r = read(fd, buf, sizeof(buf));
+
+		if (r == 0)
+			return 0;
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			fprintf(stderr, PROG ": cannot read ");
+			tf_fputs_escaped(name, stderr);
+			fprintf(stderr, ": %s\n", strerror(errno));
+			return -1;
+		}
+		tf_feed_bytes(feed, buf, (size_t)r);
+	}
+}
+
+static int read_inputs(struct tf_agg *agg, const struct tf_filter *flt, char **files,
+		       int nfiles)
+{
+	struct tf_feed feed;
+	int *fds = calloc(nfiles ? (size_t)nfiles : 1, sizeof(int));
+	int rc = 0;
+
+	if (!fds)
+		return -1;
+	/* Open everything first: a typo must not yield a partial report. */
+	for (int i = 0; i < nfiles; i++) {
+		fds[i] = strcmp(files[i], "-") ? open(files[i], O_RDONLY | O_CLOEXEC) : 0;
+		if (fds[i] < 0) {
+			fprintf(stderr, PROG ": cannot open ");
+			tf_fputs_escaped(files[i], stderr);
+			fprintf(stderr, ": %s (check the --input file names)\n", strerror(errno));
+			while (i-- > 0)
+				if (fds[i] > 0)
+					close(fds[i]);
+			free(fds);
+			return -1;
+		}
+	}
+	if (tf_feed_init(&feed, agg, flt)) {
+		fprintf(stderr, PROG ": cannot start libauparse: %s\n", strerror(errno));
+		rc = -1;
+		goto out;
+	}
+	if (nfiles == 0)
+		rc = feed_fd(&feed, 0, "stdin");
+	for (int i = 0; i < nfiles && !rc; i++)
+		rc = feed_fd(&feed, fds[i], files[i]);
+	tf_feed_flush(&feed);
+	tf_feed_free(&feed);
+out:
+	for (int i = 0; i < nfiles; i++)
+		if (fds[i] > 0)
+			close(fds[i]);
+	free(fds);
+	return rc;
+}
+
+int tf_report_main(int argc, char **argv)
+{
+	enum { O_STATE = 256, O_INPUT, O_SINCE, O_UNTIL, O_NODE, O_TABLE, O_TOP, O_JSON };
+	static const struct option longopts[] = {
+		{ "state", required_argument, NULL, O_STATE },
+		{ "input", no_argument, NULL, O_INPUT },
+		{ "interpret", no_argument, NULL, 'i' },
+		{ "since", required_argument, NULL, O_SINCE },
+		{ "until", required_argument, NULL, O_UNTIL },
+		{ "node", required_argument, NULL, O_NODE },
+		{ "table", required_argument, NULL, O_TABLE },
+		{ "top", required_argument, NULL, O_TOP },
+		{ "json", no_argument, NULL, O_JSON },
+		{ "config", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct tf_report_opts ro = { .tables = ~0u };
+	struct tf_filter flt = { INT64_MIN, INT64_MAX, NULL };
+	const char *state = NULL, *config = NULL, *bad;
+	bool input = false, json = false, filtered = false;
+	struct tf_config cfg;
+	struct tf_agg agg;
+	char err[512], *src = NULL;
+	int opt, rc;
+
+	setlocale(LC_ALL, "");
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "ic:h", longopts, NULL)) != -1) {
+		char *end;
+		unsigned long v;
+
+		switch (opt) {
+		case O_STATE:
+			state = optarg;
+			break;
+		case O_INPUT:
+			input = true;
+			break;
+		case 'i':
+			ro.interpret = true;
+			break;
+		case O_SINCE:
+		case O_UNTIL:
+			if (tf_parse_time(optarg, opt == O_UNTIL,
+					  opt == O_SINCE ? &flt.since_ms : &flt.until_ms)) {
+				fprintf(stderr,
+					PROG ": %s '%s': not a time; use YYYY-MM-DD[ HH:MM[:SS]], @EPOCH, now, recent, today or yesterday\n",
+					opt == O_SINCE ? "--since" : "--until", optarg);
+				return 2;
+			}
+			filtered = true;
+			break;
+		case O_NODE:
+			flt.node = optarg;
+			filtered = true;
+			break;
+		case O_TABLE:
+			if (tf_report_tables(optarg, &ro.tables, &bad)) {
+				fprintf(stderr,
+					PROG ": --table '%s': unknown table; use a comma list of interpreter,file,reason,mount,user,auid,node,policy\n",
+					optarg);
+				return 2;
+			}
+			break;
+		case O_TOP:
+			errno = 0;
+			v = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || v > 1000000) {
+				fprintf(stderr, PROG ": --top '%s': use a number of rows 0..1000000 (0: all)\n",
+					optarg);
+				return 2;
+			}
+			ro.top = (unsigned int)v;
+			break;
+		case O_JSON:
+			json = true;
+			break;
+		case 'c':
+			config = optarg;
+			break;
+		case 'h':
+			usage(stdout);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (state && input) {
+		fprintf(stderr, PROG ": --state and --input exclude each other; pick one source\n");
+		return 2;
+	}
+	if (!input && optind < argc) {
+		fprintf(stderr, PROG ": unexpected argument '%s' (log files go after --input)\n",
+			argv[optind]);
+		return 2;
+	}
+	if (!input && filtered) {
+		fprintf(stderr, PROG ": --since, --until and --node filter records: use them with --input (the state holds only totals)\n");
+		return 2;
+	}
+	if (flt.since_ms > flt.until_ms) {
+		fprintf(stderr, PROG ": --since is after --until; swap them\n");
+		return 2;
+	}
+
+	tf_config_defaults(&cfg);
+	if (input) {
+		if (tf_agg_init(&agg, cfg.capacity)) {
+			fprintf(stderr, PROG ": out of memory\n");
+			return 1;
+		}
+		if (read_inputs(&agg, &flt, argv + optind, argc - optind)) {
+			tf_agg_free(&agg);
+			return 1;
+		}
+		ro.source = optind < argc ? "audit logs" : "audit records on stdin";
+	} else {
+		if (config && tf_config_load(&cfg, config, 1, err, sizeof(err))) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return 2;
+		}
+		if (!config && tf_config_load(&cfg, TF_CONFIG_PATH, 0, err, sizeof(err))) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return 2;
+		}
+		if (!state)
+			state = cfg.state_file;
+		if (tf_state_load(&agg, cfg.capacity, state, err, sizeof(err))) {
+			fprintf(stderr, PROG ": cannot use ");
+			tf_fputs_escaped(state, stderr);
+			if (errno == ENOENT)
+				fprintf(stderr, ": no state yet (is the plugin active in auditd's plugins.d? or use --input FILE)\n");
+			else if (errno == EPROTO)
+				fprintf(stderr, ": not a state file: %s\n", err);
+			else
+				fprintf(stderr, ": %s\n", strerror(errno));
+			return 1;
+		}
+		if (asprintf(&src, "state %s", state) < 0)
+			src = NULL;
+		ro.source = src;
+	}
+	if (json)
+		rc = tf_report_json(stdout, &agg, &ro) ? 1 : 0;
+	else
+		tf_report_text(stdout, &agg, &ro);
+	if (!json)
+		rc = 0;
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, PROG ": cannot write the report: %s\n", strerror(errno));
+		rc = 1;
+	}
+	free(src);
+	tf_agg_free(&agg);
+	return rc;
+}

@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* State file save/load with json-c; see state.h. */
+#include "state.h"
+
+#include <errno.h>
+#include <json-c/json.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "atomic_file.h"
+#include "escape.h"
+
+static const char hexdig[] = "0123456789abcdef";
+
+static json_object *key_obj(json_object *o, const char *k, size_t n)
+{
+	if (!memchr(k, '\0', n) && tf_utf8_valid(k, n)) {
+		json_object_object_add(o, "key", json_object_new_string_len(k, (int)n));
+	} else {
+		char *h = malloc(2 * n + 1);
+
+		if (!h)
+			return NULL;
+		for (size_t i = 0; i < n; i++) {
+			h[2 * i] = hexdig[(unsigned char)k[i] >> 4];
+			h[2 * i + 1] = hexdig[(unsigned char)k[i] & 0xf];
+		}
+		h[2 * n] = '\0';
+		json_object_object_add(o, "key_hex", json_object_new_string(h));
+		free(h);
+	}
+	return o;
+}
+
+static json_object *table_json(const struct ss_table *t)
+{
+	json_object *o = json_object_new_object(), *rows = json_object_new_array();
+
+	json_object_object_add(o, "total", json_object_new_uint64(t->total));
+	json_object_object_add(o, "evicted", json_object_new_uint64(t->evicted));
+	json_object_object_add(o, "unstored", json_object_new_uint64(t->unstored));
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct ss_row *r = &t->rows[i];
+		json_object *row = json_object_new_object();
+
+		if (!key_obj(row, r->key, r->klen)) {
+			json_object_put(row);
+			json_object_put(rows);
+			json_object_put(o);
+			return NULL;
+		}
+		if (r->note)
+			json_object_object_add(row, "note", json_object_new_string(r->note));
+		json_object_object_add(row, "count", json_object_new_uint64(r->count));
+		json_object_object_add(row, "err", json_object_new_uint64(r->err));
+		json_object_object_add(row, "first", json_object_new_int64(r->first));
+		json_object_object_add(row, "last", json_object_new_int64(r->last));
+		json_object_array_add(rows, row);
+	}
+	json_object_object_add(o, "rows", rows);
+	return o;
+}
+
+int tf_state_save(const struct tf_agg *a, const char *path)
+{
+	json_object *root = json_object_new_object(), *dims, *ch;
+	const char *text;
+	int rc;
+
+	if (!root)
+		return -1;
+	json_object_object_add(root, "version", json_object_new_int(TF_STATE_VERSION));
+	json_object_object_add(root, "denials", json_object_new_uint64(a->denials));
+	json_object_object_add(root, "first", json_object_new_int64(a->first));
+	json_object_object_add(root, "last", json_object_new_int64(a->last));
+	json_object_object_add(root, "bad_lines", json_object_new_uint64(a->bad_lines));
+	json_object_object_add(root, "malformed", json_object_new_uint64(a->malformed));
+	json_object_object_add(root, "not_denial", json_object_new_uint64(a->not_denial));
+	json_object_object_add(root, "changes_dropped",
+			       json_object_new_uint64(a->changes_dropped));
+	dims = json_object_new_object();
+	json_object_object_add(root, "dims", dims);
+	for (int d = 0; d < TF_DIM_COUNT; d++) {
+		json_object *t = table_json(&a->dim[d]);
+
+		if (!t) {
+			json_object_put(root);
+			errno = ENOMEM;
+			return -1;
+		}
+		json_object_object_add(dims, tf_dim_name(d), t);
+	}
+	ch = json_object_new_array();
+	json_object_object_add(root, "policy_changes", ch);
+	for (size_t i = 0; i < a->nchanges; i++) {
+		const struct tf_policy_change *c = &a->changes[i].c;
+		json_object *o = json_object_new_object();
+
+		json_object_object_add(o, "time", json_object_new_int64(c->ms));
+		if (!key_obj(o, c->node, strlen(c->node))) {
+			json_object_put(o);
+			json_object_put(root);
+			errno = ENOMEM;
+			return -1;
+		}
+		json_object_object_add(o, "old", json_object_new_int(c->old_policy));
+		json_object_object_add(o, "new", json_object_new_int(c->new_policy));
+		json_object_object_add(o, "auid", json_object_new_int64(c->auid));
+		json_object_object_add(o, "ses", json_object_new_int64(c->ses));
+		json_object_object_add(o, "res", json_object_new_int(c->res));
+		json_object_array_add(ch, o);
+	}
+	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
+	rc = text ? tf_atomic_write(path, text, strlen(text), 0600) : -1;
+	json_object_put(root);
+	return rc;
+}
+
+/* ---- loading ---- */
+
+struct ctx {
+	char *why;
+	size_t len;
+};
+
+static bool bad(struct ctx *x, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(x->why, x->len, fmt, ap);
+	va_end(ap);
+	return false;
+}
+
+static bool get_int(struct ctx *x, json_object *o, const char *name,
+		    int64_t min, int64_t *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, name, &v) || !json_object_is_type(v, json_type_int))
+		return bad(x, "\"%s\" missing or not an integer", name);
+	errno = 0;
+	*out = json_object_get_int64(v);
+	if (errno || *out < min)
+		return bad(x, "\"%s\" out of range", name);
+	return true;
+}
+
+static bool get_u64(struct ctx *x, json_object *o, const char *name, uint64_t *out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, name, &v) || !json_object_is_type(v, json_type_int))
+		return bad(x, "\"%s\" missing or not an integer", name);
+	errno = 0;
+	*out = json_object_get_uint64(v);
+	if (errno)
+		return bad(x, "\"%s\" out of range", name);
+	return true;
+}
+
+static int unhex(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* The row's key, malloc'd, in *key / *len. */
+static bool get_key(struct ctx *x, json_object *o, char **key, size_t *len)
+{
+	json_object *v;
+
+	if (json_object_object_get_ex(o, "key", &v) && json_object_is_type(v, json_type_string)) {
+		*len = (size_t)json_object_get_string_len(v);
+		*key = malloc(*len + 1);
+		if (!*key)
+			return bad(x, "out of memory");
+		memcpy(*key, json_object_get_string(v), *len);
+		(*key)[*len] = '\0';
+		return true;
+	}
+	if (json_object_object_get_ex(o, "key_hex", &v) && json_object_is_type(v, json_type_string)) {
+		const char *h = json_object_get_string(v);
+		size_t n = (size_t)json_object_get_string_len(v);
+
+		if (n % 2)
+			return bad(x, "odd-length \"key_hex\"");
+		*len = n / 2;
+		*key = malloc(*len + 1);
+		if (!*key)
+			return bad(x, "out of memory");
+		for (size_t i = 0; i < *len; i++) {
+			int hi = unhex(h[2 * i]), lo = unhex(h[2 * i + 1]);
+
+			if (hi < 0 || lo < 0) {
+				free(*key);
+				return bad(x, "bad hex digit in \"key_hex\"");
+			}
+			(*key)[i] = (char)(hi << 4 | lo);
+		}
+		(*key)[*len] = '\0';
+		return true;
+	}
+	return bad(x, "row without \"key\" or \"key_hex\"");
+}
+
+static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
+		       const char *dim, uint32_t cap)
+{
+	json_object *rows, *v;
+	size_t n;
+	uint64_t sum = 0;
+
+	if (!json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, "rows", &rows) ||
+	    !json_object_is_type(rows, json_type_array))
+		return bad(x, "dimension \"%s\" has no \"rows\" array", dim);
+	n = json_object_array_length(rows);
+	if (n > (1u << 24))
+		return bad(x, "dimension \"%s\" has too many rows", dim);
+	if (ss_init(t, n > cap ? (uint32_t)n : cap, TF_AGG_KEY_MAX))
+		return bad(x, "out of memory");
+	if (!get_u64(x, o, "total", &t->total) || !get_u64(x, o, "evicted", &t->evicted) ||
+	    !get_u64(x, o, "unstored", &t->unstored))
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		json_object *r = json_object_array_get_idx(rows, i);
+		int64_t count, err, first, last;
+		const char *note = NULL;
+		char *key;
+		size_t klen;
+		bool ok;
+
+		if (!json_object_is_type(r, json_type_object))
+			return bad(x, "dimension \"%s\" row %zu is not an object", dim, i);
+		if (!get_int(x, r, "count", 0, &count) || !get_int(x, r, "err", 0, &err) ||
+		    !get_int(x, r, "first", INT64_MIN, &first) ||
+		    !get_int(x, r, "last", INT64_MIN, &last) || !get_key(x, r, &key, &klen))
+			return false;
+		if (json_object_object_get_ex(r, "note", &v) && json_object_is_type(v, json_type_string))
+			note = json_object_get_string(v);
+		ok = !ss_restore(t, key, klen, note, (uint64_t)count, (uint64_t)err, first, last);
+		free(key);
+		if (!ok)
+			return bad(x, "dimension \"%s\" row %zu: duplicate, too long or err > count",
+				   dim, i);
+		sum += (uint64_t)count;
+	}
+	if (sum + t->unstored != t->total)
+		return bad(x, "dimension \"%s\": rows add up to %llu, total says %llu", dim,
+			   (unsigned long long)(sum + t->unstored),
+			   (unsigned long long)t->total);
+	return true;
+}
+
+static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
+{
+	size_t n = json_object_array_length(arr);
+
+	for (size_t i = 0; i < n; i++) {
+		json_object *o = json_object_array_get_idx(arr, i);
+		struct tf_policy_change c = { 0 };
+		int64_t ms, old, new, auid, ses, res;
+		char *node;
+		size_t len;
+		int rc;
+
+		if (!json_object_is_type(o, json_type_object) ||
+		    !get_int(x, o, "time", INT64_MIN, &ms) || !get_int(x, o, "old", 0, &old) ||
+		    !get_int(x, o, "new", -1, &new) || !get_int(x, o, "auid", -1, &auid) ||
+		    !get_int(x, o, "ses", -1, &ses) || !get_int(x, o, "res", 0, &res) ||
+		    !get_key(x, o, &node, &len))
+			return x->why[0] ? false : bad(x, "policy change %zu is not an object", i);
+		c.ms = ms;
+		c.old_policy = (int)old;
+		c.new_policy = (int)new;
+		c.auid = (long)auid;
+		c.ses = (long)ses;
+		c.res = (int)res;
+		c.node = node;
+		rc = tf_agg_add_change(a, &c);
+		free(node);
+		if (rc)
+			return bad(x, "out of memory");
+	}
+	return true;
+}
+
+int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
+		  char *why, size_t why_len)
+{
+	struct ctx x = { why, why_len };
+	json_object *root, *dims, *v;
+	int64_t version, first, last;
+	bool ok = false;
+	FILE *f;
+
+	why[0] = '\0';
+	f = fopen(path, "re");
+	if (!f)
+		return -1;
+	fclose(f);
+	root = json_object_from_file(path);
+	if (!root) {
+		bad(&x, "not JSON (%s)", json_util_get_last_err());
+		errno = EPROTO;
+		return -1;
+	}
+	memset(a, 0, sizeof(*a));
+	a->cap = cap;
+	a->changes_max = TF_AGG_CHANGES_MAX;
+	if (!json_object_is_type(root, json_type_object) ||
+	    !get_int(&x, root, "version", 0, &version))
+		goto out;
+	if (version != TF_STATE_VERSION) {
+		bad(&x, "version %lld, this tool reads version %d", (long long)version,
+		    TF_STATE_VERSION);
+		goto out;
+	}
+	if (!get_u64(&x, root, "denials", &a->denials) ||
+	    !get_int(&x, root, "first", INT64_MIN, &first) ||
+	    !get_int(&x, root, "last", INT64_MIN, &last) ||
+	    !get_u64(&x, root, "bad_lines", &a->bad_lines) ||
+	    !get_u64(&x, root, "malformed", &a->malformed) ||
+	    !get_u64(&x, root, "not_denial", &a->not_denial) ||
+	    !get_u64(&x, root, "changes_dropped", &a->changes_dropped))
+		goto out;
+	a->first = first;
+	a->last = last;
+	if (!json_object_object_get_ex(root, "dims", &dims) ||
+	    !json_object_is_type(dims, json_type_object)) {
+		bad(&x, "no \"dims\" object");
+		goto out;
+	}
+	for (int d = 0; d < TF_DIM_COUNT; d++) {
+		if (!json_object_object_get_ex(dims, tf_dim_name(d), &v)) {
+			bad(&x, "dimension \"%s\" missing", tf_dim_name(d));
+			goto out;
+		}
+		if (!load_table(&x, v, &a->dim[d], tf_dim_name(d), cap))
+			goto out;
+		if (a->dim[d].total != a->denials) {
+			bad(&x, "dimension \"%s\" total differs from \"denials\"",
+			    tf_dim_name(d));
+			goto out;
+		}
+	}
+	if (!json_object_object_get_ex(root, "policy_changes", &v) ||
+	    !json_object_is_type(v, json_type_array)) {
+		bad(&x, "no \"policy_changes\" array");
+		goto out;
+	}
+	ok = load_changes(&x, v, a);
+out:
+	json_object_put(root);
+	if (!ok) {
+		/* Tables not reached yet are zeroed: init them so free works. */
+		tf_agg_free(a);
+		errno = errno == ENOMEM ? ENOMEM : EPROTO;
+		return -1;
+	}
+	return 0;
+}
