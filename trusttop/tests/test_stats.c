@@ -1,0 +1,293 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Unit tests: deltas and rates, sorting, filtering, hostile-name output. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+#include "app.h"
+
+static struct tt_key key(const char *exe, const char *comm, uint32_t uid)
+{
+	struct tt_key k;
+
+	memset(&k, 0, sizeof(k));
+	k.uid = uid;
+	strncpy(k.exe, exe, sizeof(k.exe) - 1);
+	strncpy(k.comm, comm, sizeof(k.comm) - 1);
+	return k;
+}
+
+static struct tt_counts counts(uint64_t allowed, uint64_t denied)
+{
+	struct tt_counts c;
+
+	memset(&c, 0, sizeof(c));
+	c.allowed = allowed;
+	c.denied = denied;
+	c.checks = allowed + denied;
+	c.reason[1] = denied;
+	return c;
+}
+
+static void test_delta_and_rate(void **state)
+{
+	struct tt_table t;
+	struct tt_key k = key("python3", "python3", 1000);
+	struct tt_counts c = counts(10, 5);
+	struct tt_row *r;
+
+	(void)state;
+	tt_table_init(&t);
+	tt_table_begin(&t);
+	assert_non_null(tt_table_set(&t, &k, &c));
+	tt_table_tick(&t, 0.5);
+	r = tt_table_find(&t, &k);
+	assert_non_null(r);
+	assert_int_equal(r->delta.checks, 15);
+	assert_true(r->rate > 29.999 && r->rate < 30.001);
+
+	c = counts(110, 25);
+	tt_table_begin(&t);
+	tt_table_set(&t, &k, &c);
+	tt_table_tick(&t, 2.0);
+	assert_int_equal(r->delta.allowed, 100);
+	assert_int_equal(r->delta.denied, 20);
+	assert_int_equal(r->delta.reason[1], 20);
+	assert_true(r->rate > 59.999 && r->rate < 60.001);
+	assert_int_equal(r->cur.checks, 135);
+
+	/* No change: zero delta and rate, cumulative untouched. */
+	tt_table_begin(&t);
+	tt_table_set(&t, &k, &c);
+	tt_table_tick(&t, 1.0);
+	assert_int_equal(r->delta.checks, 0);
+	assert_true(r->rate == 0);
+	assert_int_equal(r->cur.checks, 135);
+	tt_table_free(&t);
+}
+
+static void test_delta_reset(void **state)
+{
+	struct tt_counts a = counts(3, 1), b = counts(50, 2), d;
+
+	(void)state;
+	/* a < b: the entry was evicted and created again: count from 0. */
+	tt_counts_sub(&a, &b, &d);
+	assert_int_equal(d.allowed, 3);
+	assert_int_equal(d.denied, 1);
+	assert_int_equal(d.checks, 4);
+	tt_counts_sub(&b, &a, &d);
+	assert_int_equal(d.allowed, 47);
+	assert_int_equal(d.denied, 1);
+}
+
+static void test_rate_edge(void **state)
+{
+	(void)state;
+	assert_true(tt_rate(100, 0) == 0);
+	assert_true(tt_rate(100, -1) == 0);
+	assert_true(tt_rate(0, 1) == 0);
+	assert_true(tt_rate(3, 1.5) == 2);
+}
+
+static void test_deny_pct_and_top_reason(void **state)
+{
+	struct tt_counts c = counts(3, 1);
+
+	(void)state;
+	assert_true(tt_deny_pct(&c) == 25.0);
+	c = counts(0, 0);
+	assert_true(tt_deny_pct(&c) == 0);
+	assert_int_equal(tt_top_reason(&c), -1);
+	c.reason[0] = 2;
+	c.reason[3] = 5;
+	c.reason[TT_REASON_OTHER] = 1;
+	assert_int_equal(tt_top_reason(&c), 3);
+	assert_string_equal(tt_reason_slot_name(3), "pseudo_fs");
+	assert_string_equal(tt_reason_slot_name(TT_REASON_OTHER), "other");
+}
+
+static void test_totals(void **state)
+{
+	struct tt_table t;
+	struct tt_key k1 = key("a", "a", 0), k2 = key("b", "b", 0);
+	struct tt_counts c1 = counts(1, 2), c2 = counts(10, 20), tot, dt;
+
+	(void)state;
+	tt_table_init(&t);
+	tt_table_set(&t, &k1, &c1);
+	tt_table_set(&t, &k2, &c2);
+	tt_table_tick(&t, 1);
+	tt_table_totals(&t, &tot, &dt);
+	assert_int_equal(tot.allowed, 11);
+	assert_int_equal(tot.denied, 22);
+	assert_int_equal(dt.checks, 33);
+	tt_table_free(&t);
+}
+
+static void test_sort(void **state)
+{
+	struct tt_table t;
+	struct tt_row *rows[3];
+	struct tt_key ka = key("perl", "perl", 0), kb = key("python3", "py", 1000),
+		      kc = key("dash", "dash", 5);
+	struct tt_counts ca = counts(5, 0), cb = counts(1, 9), cc = counts(50, 1);
+
+	(void)state;
+	tt_table_init(&t);
+	tt_table_set(&t, &ka, &ca);
+	tt_table_set(&t, &kb, &cb);
+	tt_table_set(&t, &kc, &cc);
+	tt_table_tick(&t, 1);
+	for (int i = 0; i < 3; i++)
+		rows[i] = &t.rows[i];
+
+	tt_rows_sort(rows, 3, TT_SORT_CHECKS, false);
+	assert_string_equal(rows[0]->key.exe, "dash");
+	assert_string_equal(rows[1]->key.exe, "python3");
+	assert_string_equal(rows[2]->key.exe, "perl");
+	tt_rows_sort(rows, 3, TT_SORT_DENIED, false);
+	assert_string_equal(rows[0]->key.exe, "python3");
+	assert_string_equal(rows[1]->key.exe, "dash");
+	tt_rows_sort(rows, 3, TT_SORT_NAME, false);
+	assert_string_equal(rows[0]->key.exe, "dash");
+	assert_string_equal(rows[2]->key.exe, "python3");
+	tt_rows_sort(rows, 3, TT_SORT_NAME, true);
+	assert_string_equal(rows[0]->key.exe, "python3");
+	tt_rows_sort(rows, 3, TT_SORT_UID, false);
+	assert_int_equal(rows[0]->key.uid, 0);
+	assert_int_equal(rows[2]->key.uid, 1000);
+	tt_rows_sort(rows, 3, TT_SORT_DENYPCT, false);
+	assert_string_equal(rows[0]->key.exe, "python3");
+	assert_string_equal(rows[2]->key.exe, "perl");
+	/* Rate ties (all equal here? no: rate = delta checks) */
+	tt_rows_sort(rows, 3, TT_SORT_RATE, false);
+	assert_string_equal(rows[0]->key.exe, "dash");
+	assert_string_equal(rows[2]->key.exe, "perl");
+	/* Equal keys fall back to the identity: a total order. */
+	assert_true(tt_row_cmp(rows[0], rows[1], TT_SORT_WOULD) != 0);
+	assert_int_equal(tt_sort_parse("deny%"), TT_SORT_DENYPCT);
+	assert_int_equal(tt_sort_parse("bogus"), -1);
+	assert_string_equal(tt_sort_name(TT_SORT_NAME), "name");
+	tt_table_free(&t);
+}
+
+static void test_filter(void **state)
+{
+	struct tt_row r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	r.key = key("python3", "worker", 1000);
+	strcpy(r.last_file, "/srv/app/run.py");
+	assert_true(tt_row_match(&r, NULL, -1));
+	assert_true(tt_row_match(&r, "", -1));
+	assert_true(tt_row_match(&r, "pyth", -1));
+	assert_true(tt_row_match(&r, "work", -1));
+	assert_true(tt_row_match(&r, "run.py", 1000));
+	assert_false(tt_row_match(&r, "perl", -1));
+	assert_false(tt_row_match(&r, NULL, 0));
+}
+
+static bool has_control(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s == 0x7f)
+			return true;
+	return false;
+}
+
+static void test_hostile_path(void **state)
+{
+	struct tt_event e;
+	char raw[TT_PATH_MAX], esc[4 * TT_PATH_MAX + 1];
+
+	(void)state;
+	memset(&e, 0, sizeof(e));
+	strcpy(e.path[0], "x\033]0;pwned\007\n.py");
+	strcpy(e.path[1], "d\r\tir");
+	strcpy(e.path[2], "tmp");
+	e.depth = 3;
+	tt_event_path(&e, raw, sizeof(raw));
+	assert_string_equal(raw, "/tmp/d\r\tir/x\033]0;pwned\007\n.py");
+	tt_escape(raw, esc, sizeof(esc));
+	assert_false(has_control(esc));
+	assert_string_equal(esc, "/tmp/d\\r\\tir/x\\x1b]0;pwned\\x07\\n.py");
+
+	/* Truncated walk and component without NUL inside its slot. */
+	memset(&e, 0, sizeof(e));
+	memset(e.path[0], 'a', TT_NAME_LEN);
+	e.depth = 1;
+	e.flags = TT_EV_PATH_TRUNC;
+	tt_event_path(&e, raw, sizeof(raw));
+	assert_int_equal(strlen(raw), 3 + 1 + TT_NAME_LEN);
+	assert_memory_equal(raw, ".../aaa", 7);
+
+	/* No name: dev/ino. Depth beyond the array is clamped. */
+	memset(&e, 0, sizeof(e));
+	e.dev = (8u << 20) | 1;
+	e.ino = 42;
+	tt_event_path(&e, raw, sizeof(raw));
+	assert_string_equal(raw, "dev 8:1 ino 42");
+	e.depth = 200;
+	tt_event_path(&e, raw, sizeof(raw));
+	assert_int_equal(strlen(raw), TT_PATH_DEPTH); /* six "/" + empty names */
+
+	/* Small output buffer: truncated, still terminated. */
+	memset(&e, 0, sizeof(e));
+	strcpy(e.path[0], "abcdef");
+	e.depth = 1;
+	tt_event_path(&e, raw, 5);
+	assert_true(strlen(raw) < 5);
+}
+
+static void test_interp_name(void **state)
+{
+	struct tt_key k = key("python3", "python3", 0);
+	char out[160];
+
+	(void)state;
+	assert_string_equal(tt_interp_name(&k, out, sizeof(out)), "python3");
+	k = key("python3", "gunicorn", 0);
+	assert_string_equal(tt_interp_name(&k, out, sizeof(out)), "python3(gunicorn)");
+	k = key("", "kthread", 0);
+	assert_string_equal(tt_interp_name(&k, out, sizeof(out)), "kthread");
+	k = key("sh\033[2J", "a\nb", 0);
+	tt_interp_name(&k, out, sizeof(out));
+	assert_false(has_control(out));
+	assert_string_equal(out, "sh\\x1b[2J(a\\nb)");
+}
+
+static void test_fmt_count(void **state)
+{
+	char b[32];
+
+	(void)state;
+	assert_string_equal(tt_fmt_count(1234, 8, b, sizeof(b)), "1234");
+	assert_string_equal(tt_fmt_count(12345678, 8, b, sizeof(b)), "12345678");
+	assert_string_equal(tt_fmt_count(123456789, 8, b, sizeof(b)), "123457k");
+	assert_string_equal(tt_fmt_count(123456789, 6, b, sizeof(b)), "123.5M");
+	assert_string_equal(tt_fmt_count(1234567, 5, b, sizeof(b)), "1235k");
+	assert_string_equal(tt_fmt_count(1234567, 4, b, sizeof(b)), "1.2M");
+	assert_string_equal(tt_fmt_count(123456, 4, b, sizeof(b)), "123k");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_delta_and_rate),
+		cmocka_unit_test(test_delta_reset),
+		cmocka_unit_test(test_rate_edge),
+		cmocka_unit_test(test_deny_pct_and_top_reason),
+		cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_sort),
+		cmocka_unit_test(test_filter),
+		cmocka_unit_test(test_hostile_path),
+		cmocka_unit_test(test_interp_name),
+		cmocka_unit_test(test_fmt_count),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
