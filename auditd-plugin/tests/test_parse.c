@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Record parsing through the libauparse feed, on fixtures in tests/data/. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "feed.h"
+
+static char *slurp(const char *name, size_t *len)
+{
+	char path[512];
+	FILE *f;
+	char *buf;
+	long n;
+
+	snprintf(path, sizeof(path), "%s/%s", TF_DATA_DIR, name);
+	f = fopen(path, "rb");
+	assert_non_null(f);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	*len = (size_t)n;
+	return buf;
+}
+
+/* Feed @len bytes in chunks of @chunk (0: all at once) and flush. */
+static void feed_all(struct tf_agg *a, const char *data, size_t len, size_t chunk,
+		     const struct tf_filter *flt)
+{
+	struct tf_feed f;
+
+	assert_int_equal(tf_feed_init(&f, a, flt), 0);
+	if (!chunk)
+		chunk = len;
+	for (size_t off = 0; off < len; off += chunk)
+		tf_feed_bytes(&f, data + off, len - off < chunk ? len - off : chunk);
+	tf_feed_flush(&f);
+	tf_feed_free(&f);
+}
+
+static uint64_t hits(const struct tf_agg *a, enum tf_dim d, const char *key, size_t klen)
+{
+	const struct ss_row *r = ss_find(&a->dim[d], key, klen);
+
+	return r ? r->count : 0;
+}
+#define HITS(a, d, s) hits(a, d, s, sizeof(s) - 1)
+
+static void check_denials_fixture(const struct tf_agg *a)
+{
+	assert_int_equal(a->denials, 12);
+	assert_int_equal(a->malformed, 0);
+	assert_int_equal(a->bad_lines, 0);
+	assert_int_equal(a->dim[TF_DIM_INTERP].n, 3);
+	assert_int_equal(HITS(a, TF_DIM_INTERP, "/usr/bin/python3.11"), 5);
+	assert_int_equal(HITS(a, TF_DIM_INTERP, "/usr/bin/dash"), 4);
+	assert_int_equal(HITS(a, TF_DIM_INTERP, "/usr/bin/perl"), 3);
+	assert_string_equal(ss_find(&a->dim[TF_DIM_INTERP], "/usr/bin/dash", 13)->note, "sh");
+	/* Hex-encoded names are decoded to their exact bytes. */
+	assert_int_equal(HITS(a, TF_DIM_FILE, "/tmp/noexec/plain.py"), 3);
+	assert_int_equal(HITS(a, TF_DIM_FILE, "/tmp/noexec/evil\n\x1b[31mname.py"), 2);
+	assert_int_equal(HITS(a, TF_DIM_FILE, "/tmp/noexec/\xc3\xbcn\xc3\xaf.sh"), 2);
+	assert_int_equal(HITS(a, TF_DIM_FILE, "/tmp/noexec/bad\xff\xfe.pl"), 3);
+	assert_int_equal(HITS(a, TF_DIM_FILE, "/tmp/noexec/has space.sh"), 2);
+	assert_int_equal(HITS(a, TF_DIM_REASON, "noexec_mount"), 9);
+	assert_int_equal(HITS(a, TF_DIM_REASON, "noexec_mount,file_perm"), 3);
+	assert_int_equal(HITS(a, TF_DIM_MOUNT, "00:1a"), 9);
+	assert_int_equal(HITS(a, TF_DIM_MOUNT, "08:01"), 3);
+	assert_int_equal(HITS(a, TF_DIM_USER, "1000"), 11);
+	assert_int_equal(HITS(a, TF_DIM_USER, "0"), 1);
+	assert_int_equal(HITS(a, TF_DIM_AUID, "1000"), 12);
+	assert_int_equal(HITS(a, TF_DIM_NODE, ""), 12);
+	assert_int_equal(a->first, 1764748800001LL);
+	assert_int_equal(a->last, 1764748810002LL);
+	/* Only op=trust_policy changes; the refused one has new=?. */
+	assert_int_equal(a->nchanges, 2);
+	assert_int_equal(a->changes[0].c.old_policy, 0);
+	assert_int_equal(a->changes[0].c.new_policy, 3);
+	assert_int_equal(a->changes[0].c.res, 1);
+	assert_int_equal(a->changes[0].c.auid, 1000);
+	assert_int_equal(a->changes[1].c.new_policy, -1);
+	assert_int_equal(a->changes[1].c.res, 0);
+	assert_int_equal(a->changes[1].c.ms, 1764748808000LL);
+}
+
+static void test_fixture_whole(void **s)
+{
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-denials.log", &len);
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, NULL);
+	check_denials_fixture(&a);
+	tf_agg_free(&a);
+	free(d);
+}
+
+/* Lines split across reads (the plugin reads 64 KiB chunks) change nothing. */
+static void test_fixture_byte_by_byte(void **s)
+{
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-denials.log", &len);
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 1, NULL);
+	check_denials_fixture(&a);
+	tf_agg_free(&a);
+	free(d);
+}
+
+static void test_fleet_nodes(void **s)
+{
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-fleet.log", &len);
+	struct tf_filter only_db2 = { INT64_MIN, INT64_MAX, "db2" };
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, NULL);
+	assert_int_equal(a.denials, 6);
+	assert_int_equal(HITS(&a, TF_DIM_NODE, "web1"), 4);
+	assert_int_equal(HITS(&a, TF_DIM_NODE, "db2"), 2);
+	assert_int_equal(a.nchanges, 1);
+	assert_string_equal(a.changes[0].node, "db2");
+	tf_agg_free(&a);
+
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, &only_db2);
+	assert_int_equal(a.denials, 2);
+	assert_int_equal(HITS(&a, TF_DIM_NODE, "web1"), 0);
+	assert_int_equal(HITS(&a, TF_DIM_FILE, "/tmp/noexec/has space.sh"), 2);
+	tf_agg_free(&a);
+	free(d);
+}
+
+static void test_time_filter(void **s)
+{
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-denials.log", &len);
+	/* 08:00:04 .. 08:00:07.999: the four dash denials only. */
+	struct tf_filter f = { 1764748804000LL, 1764748807999LL, NULL };
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, &f);
+	assert_int_equal(a.denials, 4);
+	assert_int_equal(HITS(&a, TF_DIM_INTERP, "/usr/bin/dash"), 4);
+	assert_int_equal(a.nchanges, 0);
+	tf_agg_free(&a);
+	free(d);
+}
+
+static void test_malformed_counted(void **s)
+{
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-malformed.log", &len);
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, NULL);
+	/* The two intact records still count; the rest are skipped and counted. */
+	assert_int_equal(a.denials, 2);
+	assert_int_equal(HITS(&a, TF_DIM_FILE, "/tmp/noexec/plain.py"), 1);
+	assert_int_equal(HITS(&a, TF_DIM_FILE, "/tmp/noexec/has space.sh"), 1);
+	assert_int_equal(a.bad_lines, 3);  /* garbage, no serial, empty node */
+	assert_int_equal(a.malformed, 4);  /* truncated, no reason, policy=x, no new= */
+	assert_int_equal(a.not_denial, 1); /* res=1 */
+	assert_int_equal(a.nchanges, 0);
+	tf_agg_free(&a);
+	free(d);
+}
+
+/* A 1350 record arrives alone (no syscall rule, or via audisp-remote): it
+ * must count once it is aged out, without any EOE and without EOF. */
+static void test_counted_without_eoe(void **s)
+{
+	static const char rec[] =
+		"type=UNKNOWN[1350] msg=audit(1000.000:7): usage=execution policy=1 "
+		"reason=noexec_mount res=0 dev=00:2b ino=5 mode=0100755 ouid=0 ogid=0 "
+		"path=\"/dev/shm/x\" ppid=1 pid=9 auid=4294967295 uid=0 gid=0 euid=0 suid=0 "
+		"fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none) ses=4294967295 comm=\"sh\" exe=\"/bin/dash\"\n";
+	struct tf_agg a;
+	struct tf_feed f;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL), 0);
+	tf_feed_bytes(&f, rec, sizeof(rec) - 1);
+	/* The event is 1000 s old by the wall clock: aging completes it. */
+	tf_feed_age(&f);
+	assert_int_equal(a.denials, 1);
+	assert_int_equal(HITS(&a, TF_DIM_USER, "0"), 1);
+	assert_int_equal(HITS(&a, TF_DIM_AUID, "-1"), 1); /* unset auid */
+	tf_feed_flush(&f);
+	assert_int_equal(a.denials, 1); /* not counted twice */
+	tf_feed_free(&f);
+	tf_agg_free(&a);
+}
+
+static void test_overlong_line(void **s)
+{
+	struct tf_agg a;
+	struct tf_feed f;
+	size_t n = TF_LINE_MAX + 100;
+	char *big = malloc(n + 1);
+
+	(void)s;
+	assert_non_null(big);
+	memset(big, 'A', n);
+	memcpy(big, "type=UNKNOWN[1350] msg=audit(1.0:1): ", 37);
+	big[n] = '\n';
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL), 0);
+	tf_feed_bytes(&f, big, n + 1);
+	tf_feed_bytes(&f, "no newline at the end", 21);
+	tf_feed_flush(&f);
+	assert_int_equal(a.bad_lines, 2);
+	assert_int_equal(a.denials, 0);
+	tf_feed_free(&f);
+	tf_agg_free(&a);
+	free(big);
+}
+
+static void test_line_shape(void **s)
+{
+	(void)s;
+#define L(x) x, sizeof(x) - 1
+	assert_true(tf_line_is_record(L("type=EOE msg=audit(1.2:3): ")));
+	assert_true(tf_line_is_record(L("node=a.b type=UNKNOWN[1350] msg=audit(1.002:3): x=1")));
+	assert_false(tf_line_is_record(L("")));
+	assert_false(tf_line_is_record(L("type=EOE msg=audit(1.2): ")));
+	assert_false(tf_line_is_record(L("type=EOE msg=audit(x.2:3): ")));
+	assert_false(tf_line_is_record(L("node= type=EOE msg=audit(1.2:3): ")));
+	assert_false(tf_line_is_record(L("type=EOE msg=audit(1.2:3): \0 hidden")));
+	assert_false(tf_line_is_record(L("----")));
+#undef L
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture_whole),
+		cmocka_unit_test(test_fixture_byte_by_byte),
+		cmocka_unit_test(test_fleet_nodes),
+		cmocka_unit_test(test_time_filter),
+		cmocka_unit_test(test_malformed_counted),
+		cmocka_unit_test(test_counted_without_eoe),
+		cmocka_unit_test(test_overlong_line),
+		cmocka_unit_test(test_line_shape),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,271 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* State file round trip (json-c, atomic write) and the plugin config file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "config.h"
+#include "state.h"
+
+static char dir[] = "/tmp/tf-state-test.XXXXXX";
+static char path[256];
+
+static int setup(void **s)
+{
+	(void)s;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	return 0;
+}
+
+static int teardown(void **s)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[512];
+
+	(void)s;
+	while (d && (e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		unlink(p);
+	}
+	if (d)
+		closedir(d);
+	return rmdir(dir);
+}
+
+static void write_file(const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int count_files(void)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	while ((e = readdir(d)))
+		n += e->d_name[0] != '.';
+	closedir(d);
+	return n;
+}
+
+static void fill(struct tf_agg *a)
+{
+	struct tf_denial d = { .reason = "noexec_mount", .dev = "00:1a", .uid = 1000,
+			       .auid = -1 };
+	struct tf_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
+				      .auid = 1000, .ses = 2, .res = 1, .node = "web\x1b" };
+	char name[64];
+
+	for (int i = 0; i < 40; i++) {
+		d.ms = 1000 + i;
+		d.node = i % 2 ? "web1" : "";
+		d.exe = "/usr/bin/python3";
+		d.comm = "py\nthon";
+		snprintf(name, sizeof(name), "/tmp/n\xff\x01%d", i % 20); /* not UTF-8 */
+		d.path = name;
+		tf_agg_add_denial(a, &d);
+	}
+	tf_agg_add_change(a, &c);
+	c.new_policy = -1;
+	c.res = 0;
+	c.node = "";
+	tf_agg_add_change(a, &c);
+	a->bad_lines = 3;
+	a->malformed = 2;
+	a->not_denial = 1;
+}
+
+static void assert_same_table(const struct ss_table *x, const struct ss_table *y)
+{
+	assert_int_equal(x->n, y->n);
+	assert_int_equal(x->total, y->total);
+	assert_int_equal(x->evicted, y->evicted);
+	assert_int_equal(x->unstored, y->unstored);
+	for (uint32_t i = 0; i < x->n; i++) {
+		const struct ss_row *a = &x->rows[i];
+		const struct ss_row *b = ss_find(y, a->key, a->klen);
+
+		assert_non_null(b);
+		assert_int_equal(a->count, b->count);
+		assert_int_equal(a->err, b->err);
+		assert_int_equal(a->first, b->first);
+		assert_int_equal(a->last, b->last);
+		if (a->note)
+			assert_string_equal(a->note, b->note);
+		else
+			assert_null(b->note);
+	}
+}
+
+static void test_round_trip(void **s)
+{
+	struct tf_agg a, b;
+	char why[256];
+	struct stat st;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 16), 0); /* 20 paths: evictions happen */
+	fill(&a);
+	assert_true(a.dim[TF_DIM_FILE].evicted > 0);
+	assert_int_equal(tf_state_save(&a, path), 0);
+	assert_int_equal(stat(path, &st), 0);
+	assert_int_equal(st.st_mode & 0777, 0600);
+	assert_int_equal(count_files(), 1); /* no temporary file left */
+	assert_int_equal(tf_state_load(&b, 16, path, why, sizeof(why)), 0);
+	assert_int_equal(b.denials, a.denials);
+	assert_int_equal(b.first, a.first);
+	assert_int_equal(b.last, a.last);
+	assert_int_equal(b.bad_lines, 3);
+	assert_int_equal(b.malformed, 2);
+	assert_int_equal(b.not_denial, 1);
+	for (int d = 0; d < TF_DIM_COUNT; d++)
+		assert_same_table(&a.dim[d], &b.dim[d]);
+	assert_int_equal(b.nchanges, 2);
+	assert_string_equal(b.changes[0].node, "web\x1b");
+	assert_int_equal(b.changes[0].c.new_policy, 3);
+	assert_int_equal(b.changes[1].c.new_policy, -1);
+	assert_int_equal(b.changes[1].c.res, 0);
+	/* Counting goes on from the loaded state. */
+	tf_agg_free(&a);
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	fill(&a);
+	fill(&b);
+	assert_int_equal(b.denials, 2 * a.denials);
+	tf_agg_free(&a);
+	tf_agg_free(&b);
+}
+
+static void test_missing_and_corrupt(void **s)
+{
+	struct tf_agg a;
+	char why[256];
+
+	(void)s;
+	unlink(path);
+	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(errno, ENOENT);
+
+	write_file("{\"version\":1,\"denials\":");
+	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(errno, EPROTO);
+	assert_non_null(strstr(why, "not JSON"));
+
+	write_file("{\"version\":7}");
+	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(errno, EPROTO);
+	assert_non_null(strstr(why, "version 7"));
+}
+
+/* A state whose rows do not add up to its totals is refused, not trusted. */
+static void test_inconsistent_totals(void **s)
+{
+	struct tf_agg a;
+	char why[256];
+	FILE *f;
+	char *text, *p;
+	long n;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	fill(&a);
+	assert_int_equal(tf_state_save(&a, path), 0);
+	tf_agg_free(&a);
+	f = fopen(path, "r");
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	text = calloc(1, (size_t)n + 1);
+	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
+	fclose(f);
+	p = strstr(text, "\"denials\":40");
+	assert_non_null(p);
+	memcpy(p, "\"denials\":41", 12);
+	write_file(text);
+	free(text);
+	assert_int_equal(tf_state_load(&a, 64, path, why, sizeof(why)), -1);
+	assert_int_equal(errno, EPROTO);
+	assert_non_null(strstr(why, "total differs"));
+}
+
+static void test_save_into_missing_dir(void **s)
+{
+	struct tf_agg a;
+	char bad[300];
+
+	(void)s;
+	snprintf(bad, sizeof(bad), "%s/no/such/dir/state.json", dir);
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	assert_int_equal(tf_state_save(&a, bad), -1);
+	assert_int_equal(errno, ENOENT);
+	tf_agg_free(&a);
+}
+
+static void write_conf(const char *text)
+{
+	write_file(text); /* reuses path: the config test does not need a state */
+}
+
+static void test_config(void **s)
+{
+	struct tf_config c;
+	char err[512];
+
+	(void)s;
+	tf_config_defaults(&c);
+	assert_int_equal(c.save_interval, 60);
+	assert_string_equal(c.state_file, TF_STATE_PATH);
+	write_conf("# comment\n\nstate_file = /var/tmp/s.json\nsave_interval=5\n capacity = 128 \n");
+	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), 0);
+	assert_string_equal(c.state_file, "/var/tmp/s.json");
+	assert_int_equal(c.save_interval, 5);
+	assert_int_equal(c.capacity, 128);
+
+	/* A bad file names the line and changes nothing. */
+	write_conf("save_interval = 7\nsave_interval = 0\n");
+	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, ":2: save_interval must be"));
+	assert_int_equal(c.save_interval, 5);
+	write_conf("colour = blue\n");
+	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "unknown key \"colour\""));
+	write_conf("state_file = relative.json\n");
+	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	write_conf("capacity = 12abc\n");
+	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	unlink(path);
+	assert_int_equal(tf_config_load(&c, path, 0, err, sizeof(err)), 0);
+	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_missing_and_corrupt),
+		cmocka_unit_test(test_inconsistent_totals),
+		cmocka_unit_test(test_save_into_missing_dir),
+		cmocka_unit_test(test_config),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
