@@ -75,13 +75,25 @@ static void check_nonfile_or_deny(int fd, const char *what)
 		deny(what, reason);
 }
 
+/* importlib's byte-code cache: DIR/__pycache__/NAME.TAG.pyc */
+static int is_cache_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	size_t len = strlen(path);
+
+	return slash && slash - path >= 12 &&
+	       !strncmp(slash - 12, "/__pycache__", 12) && len > 4 &&
+	       !strcmp(path + len - 4, ".pyc");
+}
+
 /*
  * io.open_code() hook: open, check the descriptor, return a binary file
  * object reading from that same descriptor.
  */
 static PyObject *open_code_hook(PyObject *path, void *data)
 {
-	PyObject *bytes = NULL, *io = NULL, *file = NULL, *raw;
+	PyObject *bytes = NULL, *io = NULL, *file = NULL, *raw, *exc;
+	char reason[REASON_LEN];
 	int fd;
 
 	(void)data;
@@ -95,7 +107,21 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 		PyErr_SetFromErrnoWithFilenameObject(PyExc_OSError, path);
 		goto out;
 	}
-	check_fd_or_deny(fd, PyBytes_AS_STRING(bytes));
+	if (tfi_check_fd(fd, reason, sizeof(reason)) != TFI_ALLOW) {
+		close(fd);
+		if (!is_cache_path(PyBytes_AS_STRING(bytes)))
+			deny(PyBytes_AS_STRING(bytes), reason);
+		/*
+		 * An untrusted byte-code cache is a cache miss: importlib
+		 * then reads (and checks) the source instead.
+		 */
+		exc = Py_BuildValue("(isO)", EACCES, reason, path);
+		if (exc) {
+			PyErr_SetObject(PyExc_PermissionError, exc);
+			Py_DECREF(exc);
+		}
+		goto out;
+	}
 	io = PyImport_ImportModule("_io");
 	if (io)
 		file = PyObject_CallMethod(io, "open", "is", fd, "rb");

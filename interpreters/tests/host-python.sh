@@ -1,0 +1,212 @@
+#!/bin/sh
+# trusted-python3 on the host kernel (mainline AT_EXECVE_CHECK backend):
+# scripts, modules, byte code and non-file code against the kernel's verdict.
+SUITE=interp-python-host
+. "$(dirname "$0")/lib.sh"
+
+STDLIB=/usr/lib/python3.11
+# A clean environment: no PYTHONDONTWRITEBYTECODE etc. from the caller.
+py() { env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME="$T" "$PY" -S "$@"; }
+pyenv() { env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME="$T" "$@"; }
+
+backend=$("$TFRUN" --backend)
+t_eq "host kernel answers with AT_EXECVE_CHECK" execve_check "$backend"
+
+# --- the standard library itself is interpreted code -----------------------
+enc=$STDLIB/encodings/__pycache__/__init__.cpython-311.pyc
+if [ -x "$enc" ]; then
+	echo "# $enc is executable on this host; stdlib refusal not observable"
+	t_fail "stdlib byte code is not executable on a stock Debian host"
+else
+	# Its cache is refused (a cache miss), then its source is refused.
+	kernel "stdlib byte code (mode 644)" "$enc" deny
+	kernel "stdlib source (mode 644)" "$STDLIB/encodings/__init__.py" deny
+	run py -c pass
+	expect_denied "stdlib not executable: startup refused" \
+		"$STDLIB/encodings/__init__.py" "no execute permission"
+fi
+# From here on: an executable copy of the standard library (what the fix
+# policyctl suggests, chmod +x of interpreted files, gives), bound over the
+# real one in this mount namespace only.
+mkdir "$X/stdlib"
+(cd "$STDLIB" && tar cf - --exclude=./test --exclude=./idlelib \
+	--exclude=./tkinter --exclude=./lib2to3 .) | tar xf - -C "$X/stdlib"
+chmod -R a+x "$X/stdlib"
+mount --bind "$X/stdlib" "$STDLIB"
+kernel "executable stdlib copy" "$enc" allow
+
+# --- main script ---------------------------------------------------------
+printf 'print("main ran")\n' > "$X/ok.py"; chmod 755 "$X/ok.py"
+cp "$X/ok.py" "$NX/ok.py"
+cp "$X/ok.py" "$X/nox.py"; chmod 644 "$X/nox.py"
+
+kernel "script on exec mount, mode 755" "$X/ok.py" allow
+run py "$X/ok.py"
+expect_ran "trusted script runs" "main ran"
+
+kernel "script on noexec mount" "$NX/ok.py" deny
+run py "$NX/ok.py"
+expect_denied "script on noexec mount" "$NX/ok.py" "on a noexec mount"
+t_eq "script on noexec mount: nothing ran" "" "$out"
+
+kernel "script without x bit" "$X/nox.py" deny
+run py "$X/nox.py"
+expect_denied "script without x bit" "$X/nox.py" "no execute permission"
+
+run py "$X/missing.py"
+t_eq "missing script: exit status 2" 2 "$rc"
+t_has "missing script: error names it" "$X/missing.py" "$err"
+
+# argv and sys.path[0] are set as CPython does for a script
+printf 'import sys\nprint(sys.argv[1:], sys.path[0])\n' > "$X/argv.py"
+chmod 755 "$X/argv.py"
+run py "$X/argv.py" a b
+expect_ran "script gets argv and sys.path[0]" "['a', 'b'] $X"
+
+# --- modules ---------------------------------------------------------------
+mkdir "$X/lib" "$NX/lib"
+printf 'VALUE = 42\n' > "$X/lib/goodmod.py"; chmod 755 "$X/lib/goodmod.py"
+printf 'VALUE = 13\n' > "$X/lib/nox_mod.py"; chmod 644 "$X/lib/nox_mod.py"
+printf 'VALUE = 7\n' > "$NX/lib/nxmod.py"; chmod 755 "$NX/lib/nxmod.py"
+imp() { # imp NAME DIR: script printing "before", importing NAME, printing VALUE
+	printf 'import sys\nsys.path.insert(0, "%s")\nprint("before", flush=True)\nimport %s\nprint(%s.VALUE)\n' \
+		"$2" "$1" "$1" > "$X/imp_$1.py"
+	chmod 755 "$X/imp_$1.py"
+}
+imp goodmod "$X/lib"
+run py "$X/imp_goodmod.py"
+expect_ran "trusted script imports trusted module" "before
+42"
+
+imp nox_mod "$X/lib"
+kernel "module without x bit" "$X/lib/nox_mod.py" deny
+run py "$X/imp_nox_mod.py"
+expect_denied "trusted script imports untrusted module" "$X/lib/nox_mod.py" \
+	"no execute permission"
+t_eq "untrusted module: script ran up to the import" "before" "$out"
+
+imp nxmod "$NX/lib"
+kernel "module in noexec directory" "$NX/lib/nxmod.py" deny
+run py "$X/imp_nxmod.py"
+expect_denied "module imported from a noexec mount" "$NX/lib/nxmod.py" \
+	"on a noexec mount"
+
+run pyenv PYTHONPATH="$NX/lib" "$PY" -S -m nxmod
+expect_denied "-m module on a noexec mount" "$NX/lib/nxmod.py"
+printf 'print("as main", __name__)\n' > "$X/lib/mainmod.py"
+chmod 755 "$X/lib/mainmod.py"
+run pyenv PYTHONPATH="$X/lib" "$PY" -S -m mainmod
+expect_ran "-m trusted module" "as main __main__"
+
+# --- byte-code cache ---------------------------------------------------------
+# The cache is interpreted code too.  To see which one ran, the cache is
+# replaced by the byte code of a different source with the same size and
+# mtime, which importlib accepts as up to date.
+mkdir "$X/pc" "$T/fake"
+printf 'VALUE = "from source"\n' > "$X/pc/cached.py"; chmod 755 "$X/pc/cached.py"
+imp cached "$X/pc"
+run py "$X/imp_cached.py"
+expect_ran "first import writes the cache" "before
+from source"
+pyc=$X/pc/__pycache__/cached.cpython-311.pyc
+t_run "cache file written" test -f "$pyc"
+# importlib writes caches with mode & 0666: never executable, so not trusted
+# by the kernel, so treated as a cache miss: the (trusted) source is used.
+kernel "cache written by importlib (no x bit)" "$pyc" deny
+run py "$X/imp_cached.py"
+expect_ran "untrusted cache: source used, no error" "before
+from source"
+printf 'VALUE = "from cache!"\n' > "$T/fake/cached.py"
+touch -r "$X/pc/cached.py" "$T/fake/cached.py"
+pyenv /usr/bin/python3 -c "import py_compile; py_compile.compile('$T/fake/cached.py', cfile='$pyc')"
+chmod 755 "$pyc"
+kernel "executable cache" "$pyc" allow
+run py "$X/imp_cached.py"
+expect_ran "trusted cache is used" "before
+from cache!"
+chmod 644 "$pyc"
+kernel "same cache without x bit" "$pyc" deny
+run py "$X/imp_cached.py"
+expect_ran "untrusted cache is not used" "before
+from source"
+pyenv /usr/bin/python3 -c "import py_compile; py_compile.compile('$T/fake/cached.py', cfile='$pyc')"
+mkdir -p "$NX/pc/__pycache__"
+cp "$X/pc/cached.py" "$NX/pc/cached.py"
+touch -r "$X/pc/cached.py" "$NX/pc/cached.py"
+cp "$pyc" "$NX/pc/__pycache__/"; chmod 755 "$NX/pc/__pycache__/"*.pyc
+imp cached "$NX/pc"
+run py "$X/imp_cached.py"
+expect_denied "cache and source on a noexec mount" "$NX/pc/cached.py" \
+	"on a noexec mount"
+t_eq "cache on a noexec mount: not used" "before" "$out"
+
+# A sourceless .pyc (no .py next to it) is read by SourcelessFileLoader,
+# which CPython does not route through io.open_code; the launcher does.
+mkdir "$X/sl" "$NX/sl"
+printf 'VALUE = "sourceless"\n' > "$T/slmod.py"
+pyenv /usr/bin/python3 -c "import py_compile; py_compile.compile('$T/slmod.py', cfile='$X/sl/slmod.pyc')"
+chmod 755 "$X/sl/slmod.pyc"
+cp -p "$X/sl/slmod.pyc" "$NX/sl/slmod.pyc"
+imp slmod "$X/sl"
+run py "$X/imp_slmod.py"
+expect_ran "sourceless .pyc, trusted" "before
+sourceless"
+imp slmod "$NX/sl"
+kernel "sourceless .pyc on noexec mount" "$NX/sl/slmod.pyc" deny
+run py "$X/imp_slmod.py"
+expect_denied "sourceless .pyc on noexec mount" "$NX/sl/slmod.pyc"
+
+# A .pyc as the main script runs from the checked descriptor.
+cp -p "$X/sl/slmod.pyc" "$X/main.pyc"
+printf 'print("pyc main")\n' > "$T/pmain.py"
+pyenv /usr/bin/python3 -c "import py_compile; py_compile.compile('$T/pmain.py', cfile='$X/main.pyc')"
+chmod 755 "$X/main.pyc"
+cp -p "$X/main.pyc" "$NX/main.pyc"
+run py "$X/main.pyc"
+expect_ran ".pyc main script, trusted" "pyc main"
+run py "$NX/main.pyc"
+expect_denied ".pyc main script on noexec mount" "$NX/main.pyc"
+
+# --- runpy and directories ---------------------------------------------------
+printf 'import runpy\nrunpy.run_path("%s")\n' "$NX/ok.py" > "$X/runpath.py"
+chmod 755 "$X/runpath.py"
+run py "$X/runpath.py"
+expect_denied "runpy.run_path of a noexec file" "$NX/ok.py"
+mkdir "$X/app"
+printf 'print("dir main")\n' > "$X/app/__main__.py"
+chmod 644 "$X/app/__main__.py"
+run py "$X/app"
+expect_denied "directory whose __main__.py is not executable" \
+	"$X/app/__main__.py"
+chmod 755 "$X/app/__main__.py"
+run py "$X/app"
+expect_ran "directory with executable __main__.py" "dir main"
+
+# --- stdin, -c: code that is not a file ------------------------------------
+run sh -c "env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$PY' -S < '$NX/ok.py'"
+expect_denied "stdin redirected from a noexec file" "<stdin>" "on a noexec mount"
+run sh -c "env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$PY' -S < '$X/ok.py'"
+expect_ran "stdin redirected from a trusted file" "main ran"
+run sh -c "echo 'print(6 * 7)' | env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$PY' -S"
+expect_ran "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE clear" "42"
+run sh -c "echo 'print(6 * 7)' | env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$TFRUN' --deny-interactive -- '$PY' -S"
+expect_denied "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE set" "<stdin>" \
+	"SECBIT_EXEC_DENY_INTERACTIVE"
+run py -c 'print("cmd")'
+expect_ran "-c, SECBIT_EXEC_DENY_INTERACTIVE clear" "cmd"
+run pyenv "$TFRUN" --deny-interactive -- "$PY" -S -c 'print("cmd")'
+expect_denied "-c, SECBIT_EXEC_DENY_INTERACTIVE set" "-c"
+# files stay allowed under the securebit: it is about non-file code only
+run pyenv "$TFRUN" --deny-interactive -- "$PY" -S "$X/ok.py"
+expect_ran "script under SECBIT_EXEC_DENY_INTERACTIVE" "main ran"
+
+# --- kernel cannot answer: fallback rule ------------------------------------
+run pyenv "$TFRUN" --enosys -- "$VERDICT" "$X/nox.py"
+t_eq "seccomp hides AT_EXECVE_CHECK" "error:ENOSYS" "$out"
+run pyenv "$TFRUN" --enosys -- "$PY" -S "$X/nox.py"
+expect_ran "fallback: script without x bit allowed" "main ran"
+run pyenv "$TFRUN" --enosys -- "$PY" -S "$NX/ok.py"
+expect_denied "fallback: script on noexec mount denied" "$NX/ok.py" \
+	"fallback rule"
+
+t_done "$SUITE"
