@@ -1,0 +1,162 @@
+#!/bin/sh
+# Host test of the audisp-trusted-for binary: report CLI (sources, filters,
+# errors and exit statuses, escaping) and the plugin main loop (stdin,
+# SIGUSR1, SIGHUP, SIGTERM, EOF, kill -9 + restart). No auditd needed: the
+# plugin reads the same text auditd's dispatcher writes (format = string).
+# usage: TF_BIN=path/to/audisp-trusted-for sh plugin-cli.sh
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/assert.sh"
+BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
+DATA=$TOP/tests/data
+W=$(mktemp -d /tmp/tf-plugin-cli.XXXXXX)
+trap 'kill $PID 2>/dev/null; rm -rf "$W"' EXIT
+export TZ=UTC LC_ALL=C
+
+# ---- report from logs ----
+out=$("$BIN" report --input "$DATA/audit-denials.log"); rc=$?
+t_eq "report --input exits 0" 0 "$rc"
+t_eq "denial total" "Number of denials: 12" "$(printf '%s\n' "$out" | grep '^Number of denials')"
+t_eq "python3 row" "5  5.0  12/03/25 08:00:03  /usr/bin/python3.11 (python3)" \
+	"$(printf '%s\n' "$out" | grep 'python3.11')"
+t_eq "hostile name decoded and escaped" '2  2.0  12/03/25 08:00:03  /tmp/noexec/evil\n\x1b[31mname.py' \
+	"$(printf '%s\n' "$out" | grep 'evil')"
+t_eq "invalid UTF-8 escaped" 1 "$(printf '%s\n' "$out" | grep -c 'bad\\xff\\xfe.pl')"
+# No control byte other than newline anywhere in the report.
+ctl=$(printf '%s' "$out" | LC_ALL=C tr -dc '\000-\011\013-\037\177' | wc -c)
+t_eq "no raw control bytes in the report" 0 "$ctl"
+t_eq "refused policy change in the timeline" 1 "$(printf '%s\n' "$out" | grep -c '^2\. .* 3 -> ? 1000 no$')"
+
+# rotated logs and stdin (ausearch --raw output is the same text)
+cp "$DATA/audit-denials.log" "$W/audit.log.1"
+cp "$DATA/audit-fleet.log" "$W/audit.log"
+n=$("$BIN" report --input "$W/audit.log" "$W/audit.log.1" | grep '^Number of denials')
+t_eq "two log files add up" "Number of denials: 18" "$n"
+n=$(cat "$DATA/audit-fleet.log" | "$BIN" report --input --table node | grep -E '^[0-9]+ ' | awk '{print $1, $NF}' | tr '\n' ' ')
+t_eq "stdin, node table" "4 web1 2 db2 " "$n"
+n=$("$BIN" report --input "$W/audit.log" --node db2 --json | grep -c '"denials":2')
+t_eq "--node db2 --json" 1 "$n"
+n=$("$BIN" report --input "$DATA/audit-denials.log" --since '2025-12-03 08:00:04' --until '2025-12-03 08:00:07' | grep '^Number of denials')
+t_eq "--since/--until" "Number of denials: 4" "$n"
+n=$("$BIN" report --input "$DATA/audit-denials.log" --table file --top 2 | grep -c 'more rows')
+t_eq "--top folds the rest into one row" 1 "$n"
+n=$("$BIN" report --input "$DATA/audit-malformed.log" | grep -E '^Number of (malformed|non-audit)' | tr '\n' ' ')
+t_eq "malformed and non-audit lines counted" "Number of malformed records skipped: 4 Number of non-audit lines skipped: 3 " "$n"
+if command -v python3 >/dev/null; then
+	"$BIN" report --input "$DATA/audit-denials.log" --json > "$W/r.json"
+	t_run "--json is valid JSON with exact counts" python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+assert d["denials"]==12, d["denials"]
+f={r["name"]:r["count"] for r in d["tables"]["file"]["rows"]}
+assert f["/tmp/noexec/evil\\n\\x1b[31mname.py"]==2, f
+assert [c["new"] for c in d["policy_changes"]]==[3,None]
+' "$W/r.json"
+fi
+
+# ---- bad input: one line, documented status, nothing written ----
+"$BIN" report --input "$W/nope.log" > "$W/o" 2> "$W/e"; rc=$?
+t_eq "missing input exits 1" 1 "$rc"
+t_eq "missing input: one line naming the file" 1 "$(grep -c "cannot open $W/nope.log: No such file or directory (check the --input file names)" "$W/e")"
+t_eq "missing input: no partial report" 0 "$(wc -c < "$W/o")"
+"$BIN" report --since tomorrow-ish --input "$W/audit.log" 2> "$W/e" >/dev/null; rc=$?
+t_eq "bad --since exits 2" 2 "$rc"
+t_eq "bad --since message" 1 "$(grep -c "^audisp-trusted-for report: --since 'tomorrow-ish': not a time" "$W/e")"
+"$BIN" report --node web1 --state "$W/s.json" 2> "$W/e"; rc=$?
+t_eq "--node without --input exits 2" 2 "$rc"
+"$BIN" report --table colours --input "$W/audit.log" 2> "$W/e" >/dev/null; rc=$?
+t_eq "unknown --table exits 2" 2 "$rc"
+"$BIN" report --state "$W/none.json" 2> "$W/e"; rc=$?
+t_eq "missing state exits 1" 1 "$rc"
+t_eq "missing state hint" 1 "$(grep -c 'no state yet' "$W/e")"
+echo '{"version":1' > "$W/bad.json"
+"$BIN" report --state "$W/bad.json" 2> "$W/e"; rc=$?
+t_eq "corrupt state exits 1" 1 "$rc"
+"$BIN" bogus 2> "$W/e"; rc=$?
+t_eq "unknown word exits 2" 2 "$rc"
+
+# ---- plugin loop ----
+cat > "$W/p.conf" <<EOC
+state_file = $W/st/state.json
+save_interval = 3600
+eoe_timeout = 1
+EOC
+mkfifo "$W/in"
+start_plugin() {
+	"$BIN" -c "$W/p.conf" < "$W/in" 2>> "$W/plugin.err" &
+	PID=$!
+	exec 3> "$W/in"
+}
+state_denials() {
+	"$BIN" report --state "$W/st/state.json" 2>/dev/null | sed -n 's/^Number of denials: //p'
+}
+wait_state() { # wait_state N: until the saved state holds N denials
+	i=0
+	while [ "$(state_denials)" != "$1" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+	state_denials
+}
+start_plugin
+# Only 1350 records, no EOE (as audisp-remote forwards them).
+grep -a 'UNKNOWN\[1350\]' "$DATA/audit-denials.log" >&3
+sleep 2.5 # > eoe_timeout: aged out by the timer, no EOF needed
+kill -USR1 $PID
+t_eq "SIGUSR1 saves; events without EOE counted" 12 "$(wait_state 12)"
+# SIGHUP reloads the config: a new state_file is used for the next save.
+sed -i "s|^state_file.*|state_file = $W/st/other.json|" "$W/p.conf"
+kill -HUP $PID; sleep 0.5
+kill -USR1 $PID; sleep 0.5
+i=0; while [ ! -s "$W/st/other.json" ] && [ $i -lt 25 ]; do sleep 0.2; i=$((i + 1)); done
+t_eq "SIGHUP reloaded state_file" 12 "$("$BIN" report --state "$W/st/other.json" | sed -n 's/^Number of denials: //p')"
+sed -i "s|^state_file.*|state_file = $W/st/state.json|" "$W/p.conf"
+kill -HUP $PID; sleep 0.5
+# A broken config on SIGHUP keeps the running one (and the process).
+echo "save_interval = never" >> "$W/p.conf"
+kill -HUP $PID; sleep 0.5
+t_run "bad config on SIGHUP: still running" kill -0 $PID
+t_eq "bad config on SIGHUP: logged" 1 "$(grep -c 'save_interval must be 1..86400 seconds; keeping the running configuration' "$W/plugin.err")"
+sed -i '$d' "$W/p.conf"
+cat "$DATA/audit-fleet.log" >&3
+kill -TERM $PID; wait $PID; rc=$?
+exec 3>&-
+t_eq "SIGTERM exits 0" 0 "$rc"
+t_eq "SIGTERM flushed and saved" 18 "$(state_denials)"
+
+# Restart: counting goes on from the saved state; EOF exits 0.
+start_plugin
+cat "$DATA/audit-fleet.log" >&3
+exec 3>&-
+wait $PID; rc=$?
+t_eq "EOF exits 0" 0 "$rc"
+t_eq "restart keeps counts" 24 "$(state_denials)"
+n=$("$BIN" report --state "$W/st/state.json" --table node | grep -E '^[0-9]+ ' | awk '{print $1, $NF}' | tr '\n' ' ')
+t_eq "node counts after restart" "12 (local) 8 web1 4 db2 " "$n"
+
+# kill -9 loses at most what came after the last save.
+start_plugin
+cat "$DATA/audit-fleet.log" >&3
+sleep 2
+kill -USR1 $PID
+t_eq "saved before kill -9" 30 "$(wait_state 30)"
+cat "$DATA/audit-fleet.log" >&3
+sleep 0.5
+kill -9 $PID; wait $PID 2>/dev/null
+exec 3>&-
+t_eq "kill -9: state is the last save, intact" 30 "$(state_denials)"
+t_eq "no temporary files left" 0 "$(ls "$W/st" | grep -c tmp)"
+
+# A corrupt state is kept aside, never overwritten.
+echo garbage > "$W/st/state.json"
+start_plugin
+exec 3>&-
+wait $PID; rc=$?
+t_eq "corrupt state: plugin still starts" 0 "$rc"
+t_eq "corrupt state kept aside" 1 "$(ls "$W/st" | grep -c 'state.json.corrupt.')"
+start_plugin
+sleep 0.5
+capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/$PID/status)
+capbnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/$PID/status)
+t_eq "capabilities dropped: CapEff" 0000000000000000 "$capeff"
+t_eq "capabilities dropped: CapBnd" 0000000000000000 "$capbnd"
+exec 3>&-
+wait $PID
+
+t_done auditd-plugin-cli
