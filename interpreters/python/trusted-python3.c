@@ -434,6 +434,8 @@ int main(int argc, char **argv)
 
 			fprintf(stderr, "%s: can't open file '%s': [Errno %d] %s\n",
 				PROG, filename, e, strerror(e));
+			PyConfig_Clear(&config);
+			free(filename);
 			return 2;
 		}
 		if (fstat(script_fd, &sb) == 0 && S_ISDIR(sb.st_mode)) {

@@ -6,8 +6,8 @@ SUITE=interp-python-host
 
 STDLIB=/usr/lib/python3.11
 # A clean environment: no PYTHONDONTWRITEBYTECODE etc. from the caller.
-py() { env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME="$T" "$PY" -S "$@"; }
-pyenv() { env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME="$T" "$@"; }
+py() { $CLEANENV "$PY" -S "$@"; }
+pyenv() { $CLEANENV "$@"; }
 
 backend=$("$TFRUN" --backend)
 t_eq "host kernel answers with AT_EXECVE_CHECK" execve_check "$backend"
@@ -183,13 +183,13 @@ run py "$X/app"
 expect_ran "directory with executable __main__.py" "dir main"
 
 # --- stdin, -c: code that is not a file ------------------------------------
-run sh -c "env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$PY' -S < '$NX/ok.py'"
+run sh -c "$CLEANENV '$PY' -S < '$NX/ok.py'"
 expect_denied "stdin redirected from a noexec file" "<stdin>" "on a noexec mount"
-run sh -c "env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$PY' -S < '$X/ok.py'"
+run sh -c "$CLEANENV '$PY' -S < '$X/ok.py'"
 expect_ran "stdin redirected from a trusted file" "main ran"
-run sh -c "echo 'print(6 * 7)' | env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$PY' -S"
+run sh -c "echo 'print(6 * 7)' | $CLEANENV '$PY' -S"
 expect_ran "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE clear" "42"
-run sh -c "echo 'print(6 * 7)' | env -i PATH=/usr/bin:/bin LANG=C.UTF-8 '$TFRUN' --deny-interactive -- '$PY' -S"
+run sh -c "echo 'print(6 * 7)' | $CLEANENV '$TFRUN' --deny-interactive -- '$PY' -S"
 expect_denied "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE set" "<stdin>" \
 	"SECBIT_EXEC_DENY_INTERACTIVE"
 run py -c 'print("cmd")'

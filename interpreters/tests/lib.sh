@@ -40,6 +40,14 @@ tf_cleanup() {
 }
 trap tf_cleanup EXIT
 
+# A clean environment for the interpreters (no PYTHONDONTWRITEBYTECODE etc.
+# from the caller), keeping the sanitizer settings of make check.
+CLEANENV="env -i PATH=/usr/bin:/bin LANG=C.UTF-8 HOME=$T"
+for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
+	eval "val=\${$v:-}"
+	[ -z "$val" ] || CLEANENV="$CLEANENV $v=$val"
+done
+
 # run CMD...: sets $rc, $out (stdout) and $err (stderr)
 run() {
 	out=$("$@" 2>"$T/stderr")
