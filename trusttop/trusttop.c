@@ -430,7 +430,8 @@ static int tick(struct tt_app *a, struct trusttop_bpf *skel,
 
 int main(int argc, char **argv)
 {
-	struct tt_app *a = calloc(1, sizeof(*a));
+	static struct tt_app app; /* big (recent events): not on the stack */
+	struct tt_app *a = &app;
 	enum backend_choice bk = BK_AUTO, order[3];
 	struct trusttop_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
@@ -441,10 +442,6 @@ int main(int argc, char **argv)
 	int norder = 0, rc = TT_EXIT_OK, stats_fd;
 	bool want_tf, want_ec, has_btf_tp, has_tp, has_ec;
 
-	if (!a) {
-		fprintf(stderr, "trusttop: out of memory\n");
-		return TT_EXIT_FAIL;
-	}
 	a->delay = 1;
 	a->uid = -1;
 	a->sort = TT_SORT_RATE;
@@ -589,6 +586,5 @@ out:
 	trusttop_bpf__destroy(skel);
 	tt_table_free(&a->interp);
 	tt_table_free(&a->procs);
-	free(a);
 	return rc;
 }

@@ -93,6 +93,27 @@ static void draw_help(void)
 	refresh();
 }
 
+/* The end of @s in at most @w columns: "...tail" (file names end in the
+ * part that matters). */
+static const char *fit_tail(const char *s, int w, char *out, size_t outsz)
+{
+	size_t len = strlen(s);
+
+	if (w <= 0) {
+		out[0] = 0;
+	} else if ((int)len <= w || w <= 3) {
+		snprintf(out, outsz, "%.*s", w, s);
+	} else {
+		const char *t = s + len - (w - 3);
+
+		/* Do not start inside a UTF-8 sequence. */
+		while (*t && ((unsigned char)*t & 0xc0) == 0x80)
+			t++;
+		snprintf(out, outsz, "...%s", t);
+	}
+	return out;
+}
+
 static void fmt_clock(double wall, char *out, size_t n)
 {
 	time_t t = (time_t)wall;
@@ -111,13 +132,13 @@ static void layout(struct cols *c)
 {
 	int fixed;
 
-	c->user = 8;
+	c->user = 7;
 	c->rate = 8;
-	c->allowed = 8;
-	c->denied = 7;
+	c->allowed = 7;
+	c->denied = 6;
 	c->pct = 5;
 	c->reason = 12;
-	c->would = 6;
+	c->would = 5;
 	fixed = c->user + c->rate + c->allowed + c->denied + c->pct + c->reason +
 		c->would + 8; /* separators */
 	c->interp = COLS - fixed - 12;
@@ -169,8 +190,8 @@ void tt_ui_draw(struct tt_app *a)
 		snprintf(policy, sizeof(policy), "%d", a->policy);
 	else
 		snprintf(policy, sizeof(policy), "%s", a->policy_note ? "n/a" : "?");
-	snprintf(line, sizeof(line), "trusttop %s  kernel %s  backend %s  policy %s%s",
-		 clock, a->kernel, a->backend, policy, a->paused ? "  [PAUSED]" : "");
+	snprintf(line, sizeof(line), "trusttop %s%s  kernel %s  backend %s  policy %s",
+		 clock, a->paused ? " [PAUSED]" : "", a->kernel, a->backend, policy);
 	attron(A_BOLD);
 	put(y++, 0, line);
 	attroff(A_BOLD);
@@ -198,8 +219,8 @@ void tt_ui_draw(struct tt_app *a)
 
 	layout(&c);
 	snprintf(line, sizeof(line), "%-*.*s %-*.*s %*s %*s %*s %*s %-*s %*s %-*.*s",
-		 c.interp, c.interp, a->per_process ? "INTERPRETER[PID]" : "INTERPRETER",
-		 c.user, c.user, "USER", c.rate, "CHECKS/s", c.allowed, "ALLOWED",
+		 c.interp, c.interp, "INTERPRETER",
+		 c.user, c.user, a->per_process ? "PID" : "USER", c.rate, "CHECKS/s", c.allowed, "ALLOWED",
 		 c.denied, "DENIED", c.pct, "DENY%", c.reason, "TOP REASON",
 		 c.would, "WOULD", c.file, c.file, "LAST DENIED FILE");
 	attron(attr(C_TITLE, A_REVERSE));
@@ -228,17 +249,16 @@ void tt_ui_draw(struct tt_app *a)
 	rows = tt_visible_rows(a, &nrows);
 	for (size_t i = 0; rows && i < nrows && y < table_end; i++, y++) {
 		struct tt_row *r = rows[i];
-		char name[160], file[4 * TT_PATH_MAX + 1], who[64];
+		char name[160], file[4 * TT_PATH_MAX + 1], esc[4 * TT_PATH_MAX + 1], who[64];
 		int top = tt_top_reason(&r->cur);
 
 		tt_interp_name(&r->key, name, sizeof(name));
-		if (a->per_process) {
-			size_t l = strlen(name);
-
-			snprintf(name + l, sizeof(name) - l, "[%u]", r->key.tgid);
-		}
-		snprintf(who, sizeof(who), "%s", tt_user_name(r->key.uid));
-		tt_escape(r->last_file[0] ? r->last_file : "-", file, sizeof(file));
+		if (a->per_process)
+			snprintf(who, sizeof(who), "%u", r->key.tgid);
+		else
+			snprintf(who, sizeof(who), "%s", tt_user_name(r->key.uid));
+		tt_escape(r->last_file[0] ? r->last_file : "-", esc, sizeof(esc));
+		fit_tail(esc, c.file, file, sizeof(file));
 		snprintf(line, sizeof(line), "%-*.*s %-*.*s %*.1f %*s %*s %*.1f %-*s %*s %-*.*s",
 			 c.interp, c.interp, name, c.user, c.user, who, c.rate, r->rate,
 			 c.allowed, tt_fmt_count(r->cur.allowed, c.allowed, n1, sizeof(n1)),
@@ -259,12 +279,13 @@ void tt_ui_draw(struct tt_app *a)
 
 		y = table_end;
 		attron(A_BOLD);
-		mvhline(y, 0, ACS_HLINE, COLS);
+		mvhline(y, 0, '-', COLS);
 		put(y++, 1, " Latest denials ");
 		attroff(A_BOLD);
 		for (; y < LINES - 1 && s > 0 && a->recent_seq - s < TT_RECENT; s--) {
 			struct tt_recent *r = &a->recent[(s - 1) % TT_RECENT];
 			char name[160], file[4 * TT_PATH_MAX + 1], why[64];
+			char esc[4 * TT_PATH_MAX + 1];
 			struct tt_key k = { 0 };
 			bool denied = r->ev.flags & TT_EV_DENIED;
 
@@ -275,13 +296,17 @@ void tt_ui_draw(struct tt_app *a)
 			k.uid = r->ev.uid;
 			if (a->uid >= 0 && (long)k.uid != a->uid)
 				continue;
+			if (a->filter[0] && !strstr(k.exe, a->filter) &&
+			    !strstr(k.comm, a->filter) && !strstr(r->path, a->filter))
+				continue;
 			tt_interp_name(&k, name, sizeof(name));
 			fmt_clock(r->wall, clock, sizeof(clock));
 			tt_reason_bits_str(denied ? r->ev.reason : r->ev.would_deny,
 					   denied, why, sizeof(why));
-			snprintf(line, sizeof(line), "%s %7u %-16.16s %-5s %-13.13s %s",
+			tt_escape(r->path, esc, sizeof(esc));
+			snprintf(line, sizeof(line), "%s %6u %-14.14s %-5s %-12.12s %s",
 				 clock, r->ev.tgid, name, denied ? "DENY" : "would",
-				 why, tt_escape(r->path, file, sizeof(file)));
+				 why, fit_tail(esc, COLS - 50, file, sizeof(file)));
 			attron(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
 			put(y++, 0, line);
 			attroff(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
@@ -367,6 +392,8 @@ bool tt_ui_input(struct tt_app *a)
 			ui.help = false;
 			continue;
 		}
+		if (ui.prompt == P_NONE)
+			ui.msg[0] = 0; /* a message lasts until the next key */
 		if (ui.prompt != P_NONE) {
 			if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
 				prompt_done(a);
