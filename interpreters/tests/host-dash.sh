@@ -2,7 +2,8 @@
 # trusted-dash on the host kernel (mainline AT_EXECVE_CHECK backend):
 # 'dash FILE', '. FILE' and stdin against the kernel's verdict.
 SUITE=interp-dash-host
-. "$(dirname "$0")/lib.sh"
+TF_TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TF_TOP/interpreters/tests/lib.sh"
 
 d() { $CLEANENV "$DASH" "$@"; }
 

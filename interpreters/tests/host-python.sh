@@ -2,7 +2,8 @@
 # trusted-python3 on the host kernel (mainline AT_EXECVE_CHECK backend):
 # scripts, modules, byte code and non-file code against the kernel's verdict.
 SUITE=interp-python-host
-. "$(dirname "$0")/lib.sh"
+TF_TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TF_TOP/interpreters/tests/lib.sh"
 
 STDLIB=/usr/lib/python3.11
 # A clean environment: no PYTHONDONTWRITEBYTECODE etc. from the caller.

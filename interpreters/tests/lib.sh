@@ -1,8 +1,9 @@
-# Shared setup for the interpreter host tests; source it from host-*.sh after
-# setting SUITE.  Runs the test in a private mount namespace (root only) with
+# Shared setup for the interpreter tests (host-*.sh here and
+# tests/vm/cases/interp-*.sh); source it after setting SUITE and TF_TOP.  Runs the test in a private mount namespace (root only) with
 #   $X  a tmpfs mounted exec     $NX  a tmpfs mounted noexec
 # and gives run/expect helpers on top of tests/lib/assert.sh.
-TOP=$(cd "$(dirname "$0")/../.." && pwd)
+# TF_TOP: the repository root, set by the sourcing script.
+TOP=${TF_TOP:?set TF_TOP to the repository root before sourcing lib.sh}
 . "$TOP/tests/lib/assert.sh"
 B=${TF_BUILD:-$TOP/build/user/interpreters}
 PY=$B/trusted-python3
@@ -24,6 +25,8 @@ for f in "$PY" "$DASH" "$VERDICT" "$TFRUN"; do
 		exit 1
 	fi
 done
+# The test VM (tests/vm/run) is already private and disposable.
+[ -z "$TRUSTFOR_VM" ] || TF_IN_NS=1
 if [ -z "$TF_IN_NS" ]; then
 	TF_IN_NS=1 exec unshare -m --propagation private sh "$0" "$@"
 fi
