@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: LGPL-2.1-or-later
+/* Terminal-safe escaping of hostile strings; see escape.h. */
+#include "escape.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * Length of the valid UTF-8 sequence starting at @s (at most @len bytes), and
+ * its code point in *cp; 0 when the bytes there are not valid UTF-8.
+ */
+static size_t utf8_seq(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	size_t n;
+	uint32_t c, min;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	} else if ((s[0] & 0xe0) == 0xc0) {
+		n = 2, c = s[0] & 0x1f, min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3, c = s[0] & 0x0f, min = 0x800;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4, c = s[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n > len)
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}
+
+bool tf_utf8_valid(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(p + i, len - i, &cp);
+
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+struct sink {
+	char *out;
+	size_t size, used;
+};
+
+static void put(struct sink *k, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++, k->used++)
+		if (k->used + 1 < k->size)
+			k->out[k->used] = s[i];
+}
+
+static void put_hex(struct sink *k, unsigned char b)
+{
+	static const char hex[] = "0123456789abcdef";
+	char e[4] = { '\\', 'x', hex[b >> 4], hex[b & 0xf] };
+
+	put(k, e, sizeof(e));
+}
+
+size_t tf_escape_term(const char *in, size_t len, char *out, size_t outsz)
+{
+	const unsigned char *p = (const unsigned char *)in;
+	struct sink k = { out, outsz, 0 };
+	uint32_t cp;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(p + i, len - i, &cp);
+
+		if (n == 1 && cp == '\\') {
+			put(&k, "\\\\", 2);
+		} else if (n == 1 && cp == '\n') {
+			put(&k, "\\n", 2);
+		} else if (n == 1 && cp == '\t') {
+			put(&k, "\\t", 2);
+		} else if (n == 1 && cp == '\r') {
+			put(&k, "\\r", 2);
+		} else if (n == 0 || cp < 0x20 || cp == 0x7f ||
+			   (cp >= 0x80 && cp <= 0x9f)) {
+			/* Invalid byte, or a control: every byte as \xHH. */
+			size_t m = n ? n : 1;
+
+			for (size_t j = 0; j < m; j++)
+				put_hex(&k, p[i + j]);
+			n = m;
+		} else {
+			put(&k, in + i, n);
+		}
+		i += n;
+	}
+	if (outsz)
+		out[k.used < outsz ? k.used : outsz - 1] = '\0';
+	return k.used;
+}
+
+char *tf_escape_dup(const char *s)
+{
+	size_t len = strlen(s);
+	size_t need = tf_escape_term(s, len, NULL, 0);
+	char *out = malloc(need + 1);
+
+	if (out)
+		tf_escape_term(s, len, out, need + 1);
+	return out;
+}
+
+int tf_fputs_escaped(const char *s, FILE *f)
+{
+	char buf[1024];
+	size_t len = strlen(s);
+	size_t need = tf_escape_term(s, len, buf, sizeof(buf));
+	char *big;
+	int rc;
+
+	if (need < sizeof(buf))
+		return fputs(buf, f);
+	big = tf_escape_dup(s);
+	if (!big)
+		return EOF;
+	rc = fputs(big, f);
+	free(big);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* policyctl's subcommands and their shared option handling. */
+#ifndef PC_CLI_H
+#define PC_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* Exit statuses (man/policyctl.8 EXIT STATUS) */
+#define PC_EXIT_OK 0     /* nothing would be denied / done */
+#define PC_EXIT_DENIED 1 /* denials predicted (apply: refused) */
+#define PC_EXIT_ERROR 2  /* usage error, or could not do it */
+
+extern const char *pc_prog;
+
+/* "policyctl: " + message + "\n" on stderr */
+void pc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Parse a policy value: exactly one of "0".."3"; -1 otherwise. */
+int pc_parse_policy(const char *s);
+
+int pc_cmd_status(int argc, char **argv);
+int pc_cmd_check(int argc, char **argv);
+int pc_cmd_explain(int argc, char **argv);
+int pc_cmd_apply(int argc, char **argv);
+int pc_cmd_rollback(int argc, char **argv);
+
+#endif /* PC_CLI_H */

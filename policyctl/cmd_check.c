@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `policyctl check`: the dry run and its report. */
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "cli.h"
+#include "options.h"
+#include "report.h"
+
+int pc_cmd_check(int argc, char **argv)
+{
+	struct pc_check c = { 0 };
+	struct pc_cmdopts o = { 0 };
+	char err[512];
+	int rc = PC_EXIT_ERROR, p;
+
+	p = pc_parse_check_args("check", argc, argv, &c, &o, false);
+	if (p)
+		goto out;
+	if (pc_check_init(&c, err, sizeof(err)) < 0 ||
+	    (c.walk.progress = isatty(STDERR_FILENO),
+	     pc_check_run(&c, err, sizeof(err)) < 0)) {
+		pc_err("check: %s", err);
+		goto out;
+	}
+	if (o.json ? pc_report_json(&c, stdout) : (pc_report_text(&c, stdout, o.all), 0)) {
+		pc_err("check: out of memory writing the report");
+		goto out;
+	}
+	if (fflush(stdout) != 0) {
+		pc_err("check: cannot write the report: %m");
+		goto out;
+	}
+	rc = c.ndenials ? PC_EXIT_DENIED : PC_EXIT_OK;
+out:
+	pc_check_free(&c);
+	pc_free_check_args(&c);
+	return p == 1 ? PC_EXIT_OK : rc;
+}

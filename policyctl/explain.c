@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `policyctl explain`: the evaluator's verdict for named files, one line per
+ * file and subject. The files may be of any type (a fifo, a device, a
+ * /proc/PID/fd/N link to a pipe or memfd); symlinks are followed, as
+ * open(2) of that path would.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "cli.h"
+#include "escape.h"
+#include "facts.h"
+#include "report.h"
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: policyctl explain --policy N [--user NAME|UID]... "
+			"[--model trusted_for|execve_check] [--json] FILE...\n");
+}
+
+int pc_cmd_explain(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "model", required_argument, NULL, 'm' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct pc_check c = { .policy = -1 };
+	enum pc_model model = PC_MODEL_TRUSTED_FOR;
+	struct json_object *arr = NULL;
+	bool json = false, any_denied = false, failed = false;
+	char err[512], rs[128];
+	const char *why;
+	char *shown;
+	int ch, rc = PC_EXIT_ERROR;
+
+	c.users = calloc((size_t)argc + 1, sizeof(*c.users));
+	if (!c.users)
+		return PC_EXIT_ERROR;
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":p:u:m:jh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			c.policy = pc_parse_policy(optarg);
+			if (c.policy < 0) {
+				shown = tf_escape_dup(optarg);
+				pc_err("explain: --policy '%s' is not a policy; give 0, 1, 2 or 3",
+				       shown ? shown : "?");
+				free(shown);
+				goto out;
+			}
+			break;
+		case 'u':
+			c.users[c.nusers] = pc_users_arg(&c.db, optarg, &why);
+			if (!c.users[c.nusers]) {
+				shown = tf_escape_dup(optarg);
+				pc_err("explain: --user '%s': %s; give a user name or a uid",
+				       shown ? shown : "?", why);
+				free(shown);
+				goto out;
+			}
+			c.nusers++;
+			break;
+		case 'm':
+			if (!strcmp(optarg, "trusted_for"))
+				model = PC_MODEL_TRUSTED_FOR;
+			else if (!strcmp(optarg, "execve_check"))
+				model = PC_MODEL_EXECVE_CHECK;
+			else {
+				pc_err("explain: --model must be trusted_for or execve_check");
+				goto out;
+			}
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage();
+			rc = PC_EXIT_OK;
+			goto out;
+		default:
+			pc_err("explain: %s option '%s'",
+			       ch == ':' ? "missing value for" : "unknown",
+			       argv[optind - 1]);
+			usage();
+			goto out;
+		}
+	}
+	if (c.policy < 0 && model == PC_MODEL_TRUSTED_FOR) {
+		pc_err("explain: --policy N is required (0..3)");
+		usage();
+		goto out;
+	}
+	if (model == PC_MODEL_EXECVE_CHECK)
+		c.policy = 3;
+	if (optind >= argc) {
+		pc_err("explain: name at least one FILE");
+		usage();
+		goto out;
+	}
+	if (pc_check_init(&c, err, sizeof(err)) < 0) {
+		pc_err("explain: %s", err);
+		goto out;
+	}
+	if (json)
+		arr = json_object_new_array();
+	for (int i = optind; i < argc; i++) {
+		const char *path = argv[i];
+		struct pc_file_facts f;
+		struct pc_fsinfo fs;
+		struct statx stx;
+		struct pc_user *subs[c.nusers ? c.nusers : 2];
+		size_t n;
+
+		if (statx(AT_FDCWD, path, 0, STATX_TYPE | STATX_MODE |
+			  STATX_UID | STATX_GID | STATX_MNT_ID, &stx) < 0 ||
+		    pc_facts_fs(&c.mounts, stx.stx_mnt_id, path, &fs) < 0 ||
+		    pc_facts_load(&f, &stx, -1, path) < 0) {
+			shown = tf_escape_dup(path);
+			pc_err("explain: %s: %s", shown ? shown : "?", strerror(errno));
+			free(shown);
+			failed = true;
+			continue;
+		}
+		n = pc_check_subjects(&c, stx.stx_uid, subs,
+				      c.nusers ? c.nusers : 2);
+		for (size_t s = 0; s < n; s++) {
+			unsigned int r = pc_eval(c.policy, model, &fs, &f.ino,
+						 &subs[s]->cred);
+
+			any_denied |= r != 0;
+			if (json) {
+				struct json_object *o = json_object_new_object();
+
+				pc_json_add_bytes(o, "path", path);
+				pc_json_add_bytes(o, "user", subs[s]->name);
+				json_object_object_add(o, "uid", json_object_new_int64(subs[s]->uid));
+				json_object_object_add(o, "policy", json_object_new_int(c.policy));
+				json_object_object_add(o, "verdict",
+						       json_object_new_string(r ? "deny" : "allow"));
+				json_object_object_add(o, "reasons", pc_json_reasons(r));
+				json_object_array_add(arr, o);
+			} else {
+				printf("%s %s policy=%d user=%s ", r ? "deny " : "allow",
+				       tf_reason_str(r, rs, sizeof(rs)), c.policy,
+				       subs[s]->name);
+				tf_fputs_escaped(path, stdout);
+				putchar('\n');
+			}
+		}
+	}
+	if (json)
+		pc_json_print(arr, stdout);
+	rc = failed ? PC_EXIT_ERROR : any_denied ? PC_EXIT_DENIED : PC_EXIT_OK;
+out:
+	json_object_put(arr);
+	pc_check_free(&c);
+	free(c.users);
+	return rc;
+}

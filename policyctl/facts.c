@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Evaluator inputs from the file system; see facts.h. */
+#include "facts.h"
+
+#include <errno.h>
+#include <linux/magic.h>
+#include <string.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
+#include <sys/xattr.h>
+
+#define ACL_XATTR "system.posix_acl_access"
+#ifndef MQUEUE_MAGIC
+#define MQUEUE_MAGIC 0x19800202
+#endif
+
+int pc_facts_load(struct pc_file_facts *f, const struct statx *stx, int fd,
+		  const char *path)
+{
+	unsigned char buf[4 + 8 * PC_ACL_MAX_ENTRIES];
+	ssize_t n;
+	int count;
+
+	memset(&f->ino, 0, sizeof(f->ino));
+	f->ino.mode = stx->stx_mode;
+	f->ino.uid = stx->stx_uid;
+	f->ino.gid = stx->stx_gid;
+	n = fd >= 0 ? fgetxattr(fd, ACL_XATTR, buf, sizeof(buf))
+		    : getxattr(path, ACL_XATTR, buf, sizeof(buf));
+	if (n < 0) {
+		if (errno == ENODATA || errno == EOPNOTSUPP)
+			return 0; /* no ACL: mode bits only */
+		return -1;
+	}
+	count = pc_acl_parse_xattr(buf, (size_t)n, f->acl, PC_ACL_MAX_ENTRIES);
+	if (count < 0)
+		return -1;
+	f->ino.acl = f->acl;
+	f->ino.acl_count = (size_t)count;
+	return 0;
+}
+
+int pc_facts_fs(struct pc_mounts *ms, unsigned long long mnt_id,
+		const char *path, struct pc_fsinfo *fs)
+{
+	struct pc_mount *pm = pc_mounts_find(ms, mnt_id);
+	struct statfs sfs;
+
+	if (pm) {
+		*fs = pm->fs;
+		return 0;
+	}
+	if (statfs(path, &sfs) < 0)
+		return -1;
+	fs->noexec_mount = sfs.f_flags & ST_NOEXEC;
+	switch (sfs.f_type) {
+	case PROC_SUPER_MAGIC: case SYSFS_MAGIC: case CGROUP_SUPER_MAGIC:
+	case CGROUP2_SUPER_MAGIC: case MQUEUE_MAGIC:
+		fs->pseudo_fs = true;
+		break;
+	default:
+		fs->pseudo_fs = false;
+	}
+	return 0;
+}

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * policyctl - dry-run a proposed fs.trust_policy against every mount, then
+ * apply it safely. See man/policyctl.8.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+const char *pc_prog = "policyctl";
+
+void pc_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", pc_prog);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+int pc_parse_policy(const char *s)
+{
+	if (s && s[0] >= '0' && s[0] <= '3' && !s[1])
+		return s[0] - '0';
+	return -1;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: policyctl status [--json]\n"
+		"       policyctl check --policy N [--path PATH]... [--exclude PATH]...\n"
+		"                       [--user NAME|UID]... [--all] [--json]\n"
+		"       policyctl explain --policy N [--user NAME|UID]... [--model trusted_for|execve_check]\n"
+		"                       [--json] FILE...\n"
+		"       policyctl apply --policy N [--force] [--persist] [--state FILE] [check options]\n"
+		"       policyctl rollback [--state FILE]\n"
+		"N is the fs.trust_policy value, 0..3. Exit status: 0 nothing denied or done,\n"
+		"1 denials predicted (apply refused), 2 error. See policyctl(8).\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct {
+		const char *name;
+		int (*fn)(int, char **);
+	} cmds[] = {
+		{ "status", pc_cmd_status },   { "check", pc_cmd_check },
+		{ "explain", pc_cmd_explain }, { "apply", pc_cmd_apply },
+		{ "rollback", pc_cmd_rollback },
+	};
+
+	if (argc < 2) {
+		usage(stderr);
+		return PC_EXIT_ERROR;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") ||
+	    !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return PC_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		if (!strcmp(argv[1], cmds[i].name))
+			return cmds[i].fn(argc - 1, argv + 1);
+	pc_err("unknown command '%s'; use status, check, explain, apply or rollback",
+	       argv[1]);
+	return PC_EXIT_ERROR;
+}

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* Shared check/apply options; see options.h. */
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "escape.h"
+
+enum { OPT_MOUNTINFO = 256, OPT_STATE };
+
+static void usage_line(const char *cmd, bool apply)
+{
+	if (apply)
+		fprintf(stderr, "usage: policyctl apply --policy N [--force] [--persist] [--state FILE]\n"
+				"         [--path PATH]... [--exclude PATH]... [--user NAME|UID]... [--all] [--json]\n");
+	else
+		fprintf(stderr, "usage: policyctl %s --policy N [--path PATH]... [--exclude PATH]...\n"
+				"         [--user NAME|UID]... [--all] [--json]\n", cmd);
+}
+
+static char *canonical(const char *opt, const char *arg)
+{
+	char *p = realpath(arg, NULL);
+	char *shown;
+
+	if (!p) {
+		shown = tf_escape_dup(arg);
+		pc_err("%s %s: %s; give an existing file or directory", opt,
+		       shown ? shown : "?", strerror(errno));
+		free(shown);
+	}
+	return p;
+}
+
+int pc_parse_check_args(const char *cmd, int argc, char **argv,
+			struct pc_check *c, struct pc_cmdopts *o, bool apply)
+{
+	static const struct option opts[] = {
+		{ "policy", required_argument, NULL, 'p' },
+		{ "path", required_argument, NULL, 'P' },
+		{ "exclude", required_argument, NULL, 'x' },
+		{ "user", required_argument, NULL, 'u' },
+		{ "all", no_argument, NULL, 'a' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, 'f' },
+		{ "persist", no_argument, NULL, 'S' },
+		{ "state", required_argument, NULL, OPT_STATE },
+		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	size_t max = (size_t)argc + 1;
+	const char *why;
+	char *shown;
+	int ch;
+
+	c->policy = -1;
+	c->paths = calloc(max, sizeof(*c->paths));
+	c->users = calloc(max, sizeof(*c->users));
+	c->walk.excludes = calloc(max, sizeof(*c->walk.excludes));
+	if (!c->paths || !c->users || !c->walk.excludes) {
+		pc_err("out of memory");
+		return -1;
+	}
+	optind = 1;
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":p:P:x:u:ajh", opts, NULL)) != -1) {
+		switch (ch) {
+		case 'p':
+			c->policy = pc_parse_policy(optarg);
+			if (c->policy < 0) {
+				shown = tf_escape_dup(optarg);
+				pc_err("%s: --policy '%s' is not a policy; give 0, 1, 2 or 3",
+				       cmd, shown ? shown : "?");
+				free(shown);
+				return -1;
+			}
+			break;
+		case 'P':
+			if (!(c->paths[c->npaths] = canonical("--path", optarg)))
+				return -1;
+			c->npaths++;
+			break;
+		case 'x':
+			if (!(c->walk.excludes[c->walk.nexcludes] =
+				      canonical("--exclude", optarg)))
+				return -1;
+			c->walk.nexcludes++;
+			break;
+		case 'u':
+			c->users[c->nusers] = pc_users_arg(&c->db, optarg, &why);
+			if (!c->users[c->nusers]) {
+				shown = tf_escape_dup(optarg);
+				pc_err("%s: --user '%s': %s; give a user name or a uid",
+				       cmd, shown ? shown : "?", why);
+				free(shown);
+				return -1;
+			}
+			c->nusers++;
+			break;
+		case 'a':
+			o->all = true;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 'f':
+		case 'S':
+		case OPT_STATE:
+			if (!apply)
+				goto unknown;
+			if (ch == 'f')
+				o->force = true;
+			else if (ch == 'S')
+				o->persist = true;
+			else
+				o->state = optarg;
+			break;
+		case OPT_MOUNTINFO:
+			c->mountinfo = optarg;
+			break;
+		case 'h':
+			usage_line(cmd, apply);
+			return 1;
+		case ':':
+			pc_err("%s: option '%s' needs a value", cmd, argv[optind - 1]);
+			usage_line(cmd, apply);
+			return -1;
+		default:
+		unknown:
+			pc_err("%s: unknown option '%s'", cmd, argv[optind - 1]);
+			usage_line(cmd, apply);
+			return -1;
+		}
+	}
+	if (optind < argc) {
+		shown = tf_escape_dup(argv[optind]);
+		pc_err("%s: unexpected argument '%s' (limit the walk with --path)",
+		       cmd, shown ? shown : "?");
+		free(shown);
+		return -1;
+	}
+	if (c->policy < 0) {
+		pc_err("%s: --policy N is required (0..3)", cmd);
+		usage_line(cmd, apply);
+		return -1;
+	}
+	return 0;
+}
+
+void pc_free_check_args(struct pc_check *c)
+{
+	for (size_t i = 0; i < c->npaths; i++)
+		free(c->paths[i]);
+	for (size_t i = 0; i < c->walk.nexcludes; i++)
+		free(c->walk.excludes[i]);
+	free(c->paths);
+	free(c->users);
+	free(c->walk.excludes);
+}

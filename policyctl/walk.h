@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The walker: visits one mount's tree below a starting directory without
+ * ever crossing into another mount (every directory's STATX_MNT_ID must be
+ * the mount's id; a different id is another mount's root, walked on its own)
+ * and hands every interpreted file (interp.h) to a callback, open read-only.
+ * Symbolic links are never followed. Unreadable directories and entries that
+ * vanish during the walk are counted in the mount's counters, never fatal.
+ */
+#ifndef PC_WALK_H
+#define PC_WALK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/stat.h>
+
+#include "mounts.h"
+
+/*
+ * Called for each interpreted file: @path is the full path, @fd an O_RDONLY
+ * descriptor of it (closed by the walker afterwards), @stx its statx
+ * (type, mode, uid, gid, ino, mnt_id).
+ */
+typedef void (*pc_script_fn)(void *ctx, struct pc_mount *pm, const char *path,
+			     int fd, const struct statx *stx);
+
+#define PC_WALK_MAX_PROBLEMS 20
+
+struct pc_walk {
+	pc_script_fn on_script;
+	void *ctx;
+	/* absolute, canonical paths whose trees are skipped */
+	char **excludes;
+	size_t nexcludes;
+	/* progress line on stderr (set when stderr is a terminal) */
+	bool progress;
+	/* out: totals and the first few problem paths for the report */
+	unsigned long long dirs, files, scripts;
+	char *problems[PC_WALK_MAX_PROBLEMS];
+	size_t nproblems;
+	unsigned long long nproblems_total;
+	/* private */
+	unsigned long long last_progress_ns;
+	unsigned long long tick;
+};
+
+/*
+ * Walk mount @pm from @start (a directory or a file on that mount; NULL
+ * means the mount point). Returns 0, or -1 when @start itself cannot be
+ * opened or is not on @pm (the reason is recorded as a problem).
+ */
+int pc_walk_mount(struct pc_walk *w, struct pc_mount *pm, const char *start);
+
+/* Clear the progress line, if one was drawn. */
+void pc_walk_progress_done(struct pc_walk *w);
+
+void pc_walk_free(struct pc_walk *w);
+
+#endif /* PC_WALK_H */
