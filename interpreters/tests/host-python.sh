@@ -197,6 +197,14 @@ run py -c 'print("cmd")'
 expect_ran "-c, SECBIT_EXEC_DENY_INTERACTIVE clear" "cmd"
 run pyenv "$TFRUN" --deny-interactive -- "$PY" -S -c 'print("cmd")'
 expect_denied "-c, SECBIT_EXEC_DENY_INTERACTIVE set" "-c"
+# -i: interactive mode after the script is code that is not a file
+run sh -c "echo 'print(\"after\")' | $CLEANENV '$PY' -S -i '$X/ok.py' 2>/dev/null"
+t_eq "-i after a script, securebit clear: both ran" "0:main ran
+after" "$rc:$out"
+run sh -c "echo 'print(\"after\")' | $CLEANENV '$TFRUN' --deny-interactive -- '$PY' -S -i '$X/ok.py'"
+expect_denied "-i after a script, securebit set" "<stdin>" \
+	"SECBIT_EXEC_DENY_INTERACTIVE"
+t_eq "-i refused: the script itself ran" "main ran" "$out"
 # files stay allowed under the securebit: it is about non-file code only
 run pyenv "$TFRUN" --deny-interactive -- "$PY" -S "$X/ok.py"
 expect_ran "script under SECBIT_EXEC_DENY_INTERACTIVE" "main ran"
