@@ -122,18 +122,18 @@ static PyObject *open_code_hook(PyObject *path, void *data)
 		}
 		goto out;
 	}
+	/* What the default hook returns, _io.open(path, "rb"), on our fd. */
 	io = PyImport_ImportModule("_io");
-	if (io)
-		file = PyObject_CallMethod(io, "open", "is", fd, "rb");
-	if (!file) {
-		close(fd);
+	raw = io ? PyObject_CallMethod(io, "FileIO", "is", fd, "rb") : NULL;
+	if (!raw) {
+		close(fd); /* FileIO does not close an fd it failed to take */
 		goto out;
 	}
 	/* Keep the path as the file's name, as the default hook does. */
-	raw = PyObject_GetAttrString(file, "raw");
-	if (!raw || PyObject_SetAttrString(raw, "name", path) < 0)
+	if (PyObject_SetAttrString(raw, "name", path) < 0)
 		PyErr_Clear();
-	Py_XDECREF(raw);
+	file = PyObject_CallMethod(io, "BufferedReader", "O", raw);
+	Py_DECREF(raw);
 out:
 	Py_XDECREF(io);
 	Py_XDECREF(bytes);

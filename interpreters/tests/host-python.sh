@@ -70,7 +70,7 @@ printf 'VALUE = 42\n' > "$X/lib/goodmod.py"; chmod 755 "$X/lib/goodmod.py"
 printf 'VALUE = 13\n' > "$X/lib/nox_mod.py"; chmod 644 "$X/lib/nox_mod.py"
 printf 'VALUE = 7\n' > "$NX/lib/nxmod.py"; chmod 755 "$NX/lib/nxmod.py"
 imp() { # imp NAME DIR: script printing "before", importing NAME, printing VALUE
-	printf 'import sys\nsys.path.insert(0, "%s")\nprint("before", flush=True)\nimport %s\nprint(%s.VALUE)\n' \
+	printf 'import sys\nsys.path.insert(0, "%s")\nprint("before")\nimport %s\nprint(%s.VALUE)\n' \
 		"$2" "$1" "$1" > "$X/imp_$1.py"
 	chmod 755 "$X/imp_$1.py"
 }
