@@ -137,25 +137,41 @@ unsigned int pc_eval(int policy, enum pc_model model,
 {
 	unsigned int reasons = 0, want;
 
-	if (model == PC_MODEL_EXECVE_CHECK)
-		policy = TF_POLICY_EXEC_MOUNT | TF_POLICY_EXEC_FILE;
-	if (!policy)
+	if (model == PC_MODEL_EXECVE_CHECK) {
+		/*
+		 * fs/exec.c do_open_execat(): not a regular file or
+		 * path_noexec() -> EACCES, then may_open() asks MAY_EXEC alone
+		 * (no read permission needed).
+		 */
+		if (!S_ISREG(ino->mode))
+			return TF_REASON_NOT_REGULAR;
+		if (fs->noexec_mount)
+			return TF_REASON_NOEXEC_MOUNT;
+		if (pc_inode_permission(ino, subj, PC_MAY_EXEC))
+			return TF_REASON_FILE_PERM;
 		return 0;
-	if (!S_ISREG(ino->mode))
-		reasons |= TF_REASON_NOT_REGULAR;
-	if (policy & TF_POLICY_EXEC_MOUNT) {
+	}
+	/*
+	 * fs/trusted_for.c trusted_for_exec(): with any bit set, the static
+	 * checks first (file type, superblock, mount flags); when one fails,
+	 * the permission is not asked.
+	 */
+	if (policy) {
+		if (!S_ISREG(ino->mode))
+			reasons |= TF_REASON_NOT_REGULAR;
 		if (fs->pseudo_fs)
 			reasons |= TF_REASON_PSEUDO_FS;
-		if (fs->noexec_mount)
+		if ((policy & TF_POLICY_EXEC_MOUNT) && fs->noexec_mount)
 			reasons |= TF_REASON_NOEXEC_MOUNT;
+		if (reasons)
+			return reasons;
 	}
-	if (policy & TF_POLICY_EXEC_FILE) {
-		want = PC_MAY_EXEC;
-		if (model == PC_MODEL_TRUSTED_FOR)
-			want |= PC_MAY_READ;
-		if (pc_inode_permission(ino, subj, want))
-			reasons |= TF_REASON_FILE_PERM;
-	}
+	/* a read permission check, plus exec with bit 1 (MAY_READ|MAY_EXEC) */
+	want = PC_MAY_READ;
+	if (policy & TF_POLICY_EXEC_FILE)
+		want |= PC_MAY_EXEC;
+	if (pc_inode_permission(ino, subj, want))
+		reasons |= TF_REASON_FILE_PERM;
 	return reasons;
 }
 

@@ -45,8 +45,18 @@ struct pc_inode {
 
 /* Where it lives. */
 struct pc_fsinfo {
-	bool noexec_mount; /* MNT_NOEXEC: "noexec" in the mount's options */
-	bool pseudo_fs;	   /* SB_I_NOEXEC superblock: proc, sysfs... */
+	/*
+	 * path_noexec(): MNT_NOEXEC ("noexec" in the mount's options) or an
+	 * SB_I_NOEXEC superblock (proc, sysfs, cgroup...); reason
+	 * noexec_mount when policy bit 0 is set.
+	 */
+	bool noexec_mount;
+	/*
+	 * SB_NOUSER | SB_KERNMOUNT | SB_NOEXEC superblock (procfs, nsfs,
+	 * mqueue, kernel-internal mounts: pipes, sockets, memfd); reason
+	 * pseudo_fs under any non-zero policy.
+	 */
+	bool pseudo_fs;
 };
 
 /* Who asks: the credentials of the process calling trusted_for(2). */
@@ -79,7 +89,11 @@ int pc_inode_permission(const struct pc_inode *ino,
 
 /*
  * The TF_REASON_* bits trusted_for(2) would deny with under @policy
- * (0 = allowed).
+ * (0 = allowed), in the kernel's order: under a non-zero policy the static
+ * reasons (not_regular, pseudo_fs, noexec_mount with bit 0) and, only when
+ * none applies, the permission check: MAY_READ, plus MAY_EXEC with bit 1.
+ * Under policy 0 a file the subject cannot read is still refused
+ * (file_perm). @policy is ignored for PC_MODEL_EXECVE_CHECK.
  */
 unsigned int pc_eval(int policy, enum pc_model model,
 		     const struct pc_fsinfo *fs, const struct pc_inode *ino,

@@ -52,14 +52,18 @@ int pc_facts_fs(struct pc_mounts *ms, unsigned long long mnt_id,
 	}
 	if (statfs(path, &sfs) < 0)
 		return -1;
+	/*
+	 * Not in this namespace's mount table: a kernel-internal mount
+	 * (kern_mount(): SB_KERNMOUNT) holding pipes, sockets, memfds or
+	 * anonymous inodes, which trusted_for treats as a pseudo fs.
+	 */
+	fs->pseudo_fs = true;
 	fs->noexec_mount = sfs.f_flags & ST_NOEXEC;
 	switch (sfs.f_type) {
 	case PROC_SUPER_MAGIC: case SYSFS_MAGIC: case CGROUP_SUPER_MAGIC:
 	case CGROUP2_SUPER_MAGIC: case MQUEUE_MAGIC:
-		fs->pseudo_fs = true;
+		fs->noexec_mount = true; /* SB_I_NOEXEC */
 		break;
-	default:
-		fs->pseudo_fs = false;
 	}
 	return 0;
 }

@@ -8,6 +8,10 @@
 #include <string.h>
 
 const char *const pc_pseudo_fstypes[] = {
+	"proc", "nsfs", "mqueue", "debugfs", "tracefs", "securityfs", NULL,
+};
+
+const char *const pc_sb_noexec_fstypes[] = {
 	"proc", "sysfs", "cgroup", "cgroup2", "mqueue", "resctrl", NULL,
 };
 
@@ -29,6 +33,11 @@ static bool in_table(const char *const *t, const char *s)
 bool pc_fstype_pseudo(const char *fstype)
 {
 	return in_table(pc_pseudo_fstypes, fstype);
+}
+
+bool pc_fstype_sb_noexec(const char *fstype)
+{
+	return in_table(pc_sb_noexec_fstypes, fstype);
 }
 
 bool pc_fstype_virtual(const char *fstype)
@@ -63,10 +72,13 @@ int pc_mounts_load(struct pc_mounts *ms, const char *path, char *err,
 		struct pc_mount *pm = &ms->v[i];
 
 		pm->m = &ms->info.mounts[i];
-		pm->fs.noexec_mount = tf_mount_opt_has(pm->m->mnt_opts, "noexec");
+		pm->fs.noexec_mount = tf_mount_opt_has(pm->m->mnt_opts, "noexec") ||
+				      pc_fstype_sb_noexec(pm->m->fstype);
 		pm->fs.pseudo_fs = pc_fstype_pseudo(pm->m->fstype);
 		if (pm->fs.pseudo_fs)
 			pm->skip = "pseudo filesystem";
+		else if (pc_fstype_sb_noexec(pm->m->fstype))
+			pm->skip = "kernel filesystem (SB_I_NOEXEC)";
 		else if (pc_fstype_virtual(pm->m->fstype))
 			pm->skip = "virtual filesystem";
 		else if (pm->m->overmounted)
@@ -94,14 +106,12 @@ struct pc_mount *pc_mounts_find(struct pc_mounts *ms,
 const char *pc_mount_effect(const struct pc_mount *pm, int policy)
 {
 	if (!policy)
-		return "nothing checked";
-	if (policy & TF_POLICY_EXEC_MOUNT) {
-		if (pm->fs.pseudo_fs)
-			return "everything denied (pseudo fs)";
-		if (pm->fs.noexec_mount)
-			return "every script denied (noexec)";
-	}
+		return "read permission only";
+	if (pm->fs.pseudo_fs)
+		return "everything denied (pseudo fs)";
+	if ((policy & TF_POLICY_EXEC_MOUNT) && pm->fs.noexec_mount)
+		return "everything denied (noexec)";
 	if (policy & TF_POLICY_EXEC_FILE)
-		return "exec permission checked";
-	return "allowed";
+		return "exec+read permission checked";
+	return "read permission only";
 }

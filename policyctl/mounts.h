@@ -14,15 +14,25 @@
 #include "trustedfor.h"
 
 /*
- * Filesystem types whose superblock carries SB_I_NOEXEC in Linux 6.1
- * (fs/proc, fs/kernfs users, ipc/mqueue): path_noexec() is true on every
- * mount of them, so trusted_for denies them wholesale (reason pseudo_fs).
+ * Filesystem types whose superblock has SB_NOUSER, SB_KERNMOUNT or SB_NOEXEC
+ * in s_flags on Linux 6.1: trusted_for(2) denies every file of them under
+ * any non-zero policy (reason pseudo_fs). procfs sets SB_NOEXEC; nsfs and
+ * mqueue share the superblock of a kern_mount(); debugfs, tracefs and
+ * securityfs have a single superblock, created by simple_pin_fs()
+ * (SB_KERNMOUNT) when the kernel adds its first file at boot.
  */
 extern const char *const pc_pseudo_fstypes[];
+/*
+ * Filesystem types with SB_I_NOEXEC in s_iflags (fs/proc, fs/kernfs users,
+ * ipc/mqueue): path_noexec() is true on every mount of them, as if mounted
+ * noexec (reason noexec_mount under policy bit 0).
+ */
+extern const char *const pc_sb_noexec_fstypes[];
 /* Virtual filesystems that hold no scripts and are not walked. */
 extern const char *const pc_virtual_fstypes[];
 
 bool pc_fstype_pseudo(const char *fstype);
+bool pc_fstype_sb_noexec(const char *fstype);
 bool pc_fstype_virtual(const char *fstype);
 
 struct pc_mount {

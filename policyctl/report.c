@@ -101,15 +101,15 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 	}
 	if (w > 40)
 		w = 40;
-	fprintf(out, "%-*s  %-10s %8s %7s  %-30s %-30s %s\n", (int)w,
+	fprintf(out, "%-*s  %-10s %8s %7s  %-24s %-32s %s\n", (int)w,
 		"MOUNT POINT", "FSTYPE", "SCRIPTS", "DENIED", "BY REASON",
-		"EFFECT", "OPTIONS");
+		"OPTIONS", "EFFECT");
 	for (size_t i = 0; i < c->mounts.n; i++) {
 		struct pc_mount *pm = &c->mounts.v[i];
 		char *mp = tf_escape_dup(pm->m->mount_point);
 		char *fst = tf_escape_dup(pm->m->fstype);
 		char *opts = tf_escape_dup(pm->m->mnt_opts);
-		char effect[64];
+		char effect[128];
 
 		if (pm->selected) {
 			snprintf(num[0], sizeof(num[0]), "%llu", pm->scripts);
@@ -120,14 +120,15 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 			strcpy(num[1], "-");
 			strcpy(rs, "-");
 		}
-		if (pm->skip && !(pm->fs.pseudo_fs && c->policy & TF_POLICY_EXEC_MOUNT))
-			snprintf(effect, sizeof(effect), "not walked: %s", pm->skip);
+		if (pm->skip)
+			snprintf(effect, sizeof(effect), "%s; not walked: %s",
+				 pc_mount_effect(pm, c->policy), pm->skip);
 		else
 			snprintf(effect, sizeof(effect), "%s",
 				 pc_mount_effect(pm, c->policy));
-		fprintf(out, "%-*s  %-10s %8s %7s  %-30s %-30s %s\n", (int)w,
+		fprintf(out, "%-*s  %-10s %8s %7s  %-24s %-32s %s\n", (int)w,
 			mp ? mp : "?", fst ? fst : "?", num[0], num[1], rs,
-			effect, opts ? opts : "?");
+			opts ? opts : "?", effect);
 		free(mp);
 		free(fst);
 		free(opts);
