@@ -395,19 +395,22 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 		bpf_map_delete_elem(&inflight, &id);
 		return 0;
 	}
-	/* Only an empty path names the fd itself (AT_EMPTY_PATH). */
-	if (in->name)
-		bpf_probe_read_user(&c, 1, in->name);
-	if (c == 0 && (in->flags & AT_EMPTY_PATH))
-		f = fd_file(bpf_get_current_task_btf(), in->fd);
-	else
-		name = in->name;
-	if (f)
-		file_ids(f, &dev, &ino, &mode);
-	else
-		flags |= TT_EV_NO_FILE;
-	if (ret == -EACCES)
-		reason = f ? execve_check_reason(f, mode) : 0;
+	/* The file is only looked at for denials (the fast path stays short).
+	 * Only an empty path names the fd itself (AT_EMPTY_PATH). */
+	if (ret != 0) {
+		if (in->name)
+			bpf_probe_read_user(&c, 1, in->name);
+		if (c == 0 && (in->flags & AT_EMPTY_PATH))
+			f = fd_file(bpf_get_current_task_btf(), in->fd);
+		else
+			name = in->name;
+		if (f)
+			file_ids(f, &dev, &ino, &mode);
+		else
+			flags |= TT_EV_NO_FILE;
+		if (ret == -EACCES)
+			reason = f ? execve_check_reason(f, mode) : 0;
+	}
 	bpf_map_delete_elem(&inflight, &id);
 	/* Mainline always enforces everything: would-deny = denied. */
 	verdict(f, dev, ino, mode, ret, -1, reason, reason,
