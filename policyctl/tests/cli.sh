@@ -1,0 +1,172 @@
+#!/bin/bash
+# policyctl command line on the host, as root: bad input (usage errors,
+# exit 2), hostile file and mount names (escaped on the terminal, exact in
+# JSON), the check report and exit statuses on a staged tmpfs tree, apply and
+# rollback refusing on a kernel without trusted_for. Mounts are made in a
+# private mount namespace (unshare -m).
+# usage: POLICYCTL=path/to/policyctl bash tests/cli.sh
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+P=${POLICYCTL:-$top/build/user/policyctl/policyctl}
+PY=/usr/bin/python3
+
+if [ -z "${PC_CLI_INNER:-}" ]; then
+	exec env PC_CLI_INNER=1 POLICYCTL="$P" unshare -m --propagation private bash "$0" "$@"
+fi
+. "$top/tests/lib/assert.sh"
+
+tmp=$(mktemp -d /tmp/pc-cli.XXXXXX)
+trap 'umount -R "$tmp/t" 2>/dev/null; rm -rf "$tmp"' EXIT
+
+# run CMD...: sets rc, out, err
+run() {
+	"$@" > "$tmp/out" 2> "$tmp/err"
+	rc=$?
+	out=$(cat "$tmp/out")
+	err=$(cat "$tmp/err")
+}
+# one_line_error WHAT PATTERN: exit 2, one stderr line matching PATTERN
+usage_error() {
+	t_eq "$1: exit 2" 2 "$rc"
+	t_eq "$1: one line on stderr" 1 "$(grep -c '' "$tmp/err")"
+	if grep -q -- "$2" "$tmp/err"; then t_ok "$1: names the problem"; else
+		t_fail "$1: stderr '$err' lacks '$2'"; fi
+}
+
+# --- usage errors -----------------------------------------------------------
+for bad in 4 -1 x 3x "" 03; do
+	run "$P" check --policy "$bad"
+	usage_error "check --policy '$bad'" "give 0, 1, 2 or 3"
+done
+run "$P" check
+t_eq "check without --policy: exit 2" 2 "$rc"
+run "$P" frobnicate
+usage_error "unknown command" "unknown command 'frobnicate'"
+run "$P" check --policy 3 --user no-such-user-pc
+usage_error "--user unknown" "no such user"
+run "$P" check --policy 3 --path /nonexistent/pc
+usage_error "--path missing" "No such file or directory"
+run "$P" check --policy 3 --exclude /nonexistent/pc
+usage_error "--exclude missing" "No such file or directory"
+run "$P" explain --policy 9 /etc/hostname
+usage_error "explain --policy 9" "give 0, 1, 2 or 3"
+run "$P" check --policy 3 --bogus
+t_eq "unknown option: exit 2" 2 "$rc"
+
+# --- status ------------------------------------------------------------------
+run "$P" status
+t_eq "status: exit 0" 0 "$rc"
+if [ -e /proc/sys/fs/trust_policy ]; then want=True; else want=False; fi
+if grep -q "not in this kernel" "$tmp/out"; then got=False; else got=True; fi
+t_eq "status text says whether trusted_for exists" "$want" "$got"
+run "$P" status --json
+t_eq "status --json: exit 0" 0 "$rc"
+got=$($PY -c 'import json,sys; d=json.load(sys.stdin); print(d["trusted_for"], d["execve_check"])' < "$tmp/out")
+ec=False; grep -q "AT_EXECVE_CHECK:  available" <("$P" status) && ec=True
+t_eq "status --json fields" "$want $ec" "$got"
+
+# --- apply / rollback on a kernel without trusted_for -----------------------
+if [ ! -e /proc/sys/fs/trust_policy ]; then
+	export POLICYCTL_STATE=$tmp/state POLICYCTL_SYSCTL_CONF=$tmp/60.conf
+	run "$P" apply --policy 3 --persist
+	usage_error "apply without trusted_for" "no trusted_for(2)"
+	t_eq "apply without trusted_for: nothing written" "" "$(ls "$tmp" | grep -E '^(state|60.conf)')"
+	run "$P" rollback
+	usage_error "rollback without trusted_for" "no trusted_for(2)"
+	run "$P" apply --policy 5
+	usage_error "apply --policy 5" "give 0, 1, 2 or 3"
+	unset POLICYCTL_STATE POLICYCTL_SYSCTL_CONF
+fi
+
+# --- a staged tree -------------------------------------------------------------
+t=$tmp/t
+mkdir "$t"
+mount -t tmpfs -o mode=0755 pccli "$t" || { t_fail "mount tmpfs"; t_done policyctl-cli; exit; }
+hostile=$'evil\e[31m\x01 name\twith\nnewline\\and\xff.sh'
+printf '#!/bin/sh\n' > "$t/ok.sh"; chmod 0755 "$t/ok.sh"
+printf 'echo\n' > "$t/$hostile"; chmod 0644 "$t/$hostile"
+printf 'data\n' > "$t/data.txt"
+ln -s loop "$t/loop"; ln -s loop2 "$t/loop1"; ln -s loop1 "$t/loop2"
+mkfifo "$t/fifo.sh"
+mkdir -p "$t/clean" "$t/skip" "$t/ne"
+printf '#!/bin/sh\n' > "$t/clean/fine.sh"; chmod 0755 "$t/clean/fine.sh"
+printf '#!/bin/sh\n' > "$t/skip/bad.sh"; chmod 0644 "$t/skip/bad.sh"
+mp=$'/mnt\nwith space'
+mkdir -p "$t/ne$mp"
+mount -t tmpfs -o noexec,mode=0755 pcne "$t/ne$mp"
+printf '#!/bin/sh\n' > "$t/ne$mp/x.sh"; chmod 0755 "$t/ne$mp/x.sh"
+useradd_uid=4242
+printf '#!/bin/sh\n' > "$t/user.sh"; chmod 0600 "$t/user.sh"; chown $useradd_uid "$t/user.sh"
+
+run "$P" check --policy 3 --path "$t"
+t_eq "check staged tree: exit 1 (denials)" 1 "$rc"
+if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out"; then
+	t_fail "text report has raw control bytes"
+else
+	t_ok "text report has no raw control bytes"
+fi
+if grep -qF 'evil\x1b[31m\x01 name\twith\nnewline\\and\xff.sh' "$tmp/out"; then
+	t_ok "hostile name shown escaped"
+else
+	t_fail "hostile name not shown escaped: $(grep evil "$tmp/out")"
+fi
+if grep -qF '/ne/mnt\nwith space' "$tmp/out"; then t_ok "mount point with newline escaped"
+else t_fail "mount point escaped"; fi
+t_eq "verdict line" "policy 3 would deny 4 of 6 interpreted files, on 2 mounts" "$(tail -n 1 "$tmp/out")"
+if grep -q 'user.sh  denied for: root, 4242$' "$tmp/out"; then t_ok "0600 file of uid 4242: denied for root and its owner"
+else t_fail "user.sh line: $(grep user.sh "$tmp/out")"; fi
+
+run "$P" check --policy 3 --path "$t" --json
+t_eq "check --json: exit 1" 1 "$rc"
+export HOSTILE="$hostile" T="$t" MP="$mp"
+got=$($PY - "$tmp/out" <<'PYEOF'
+import json, os, sys
+d = json.load(open(sys.argv[1], encoding="utf-8"))
+t = os.environb[b"T"]
+want = t + b"/" + os.environb[b"HOSTILE"]
+hits = [x for x in d["denied"] if bytes.fromhex(x.get("path_hex", "")) == want]
+mps = [m for m in d["mounts"] if m["mount_point"].encode() == t + b"/ne" + os.environb[b"MP"]]
+print(len(hits), hits[0]["reasons"] if hits else None, len(mps),
+      mps[0]["noexec"] if mps else None, d["walk"]["scripts"], len(d["denied"]))
+PYEOF
+)
+t_eq "JSON: hostile name exact (path_hex), mount point exact" "1 ['file_perm'] 1 True 6 4" "$got"
+
+run "$P" check --policy 3 --path "$t/clean"
+t_eq "clean subtree: exit 0" 0 "$rc"
+t_eq "clean subtree verdict" "policy 3 would deny none of 1 interpreted files" "$(tail -n 1 "$tmp/out")"
+run "$P" check --policy 3 --path "$t" --exclude "$t/skip" --exclude "$t/ne" --user root
+t_eq "--exclude + --user root: verdict" "policy 3 would deny 2 of 4 interpreted files, on 1 mount" "$(tail -n 1 "$tmp/out")"
+run "$P" check --policy 0 --path "$t"
+t_eq "policy 0: nothing denied (root reads all)" 0 "$rc"
+run "$P" check --policy 1 --path "$t"
+t_eq "policy 1: only the noexec mount" "policy 1 would deny 1 of 6 interpreted files, on 1 mount" "$(tail -n 1 "$tmp/out")"
+run "$P" check --policy 2 --path "$t" --user 4242
+t_eq "policy 2 as uid 4242: 0644 and its own 0600 denied, noexec ignored" \
+	"policy 2 would deny 3 of 6 interpreted files, on 1 mount" "$(tail -n 1 "$tmp/out")"
+
+# top-20 truncation and --all
+mkdir "$t/many"
+for i in $(seq 1 25); do printf 'x\n' > "$t/many/f$i.sh"; done
+run "$P" check --policy 2 --path "$t/many"
+t_eq "25 denials: 20 listed" 20 "$(grep -c '/many/f' "$tmp/out")"
+if grep -q '\.\.\. and 5 more (--all lists every one)' "$tmp/out"; then t_ok "truncation note"; else t_fail "truncation note"; fi
+run "$P" check --policy 2 --path "$t/many" --all
+t_eq "--all lists 25" 25 "$(grep -c '/many/f' "$tmp/out")"
+
+# explain: any file type, one line per subject
+run "$P" explain --policy 1 "$t/fifo.sh"
+t_eq "explain fifo: exit 1" 1 "$rc"
+t_eq "explain fifo line" "deny  not_regular policy=1 user=root $t/fifo.sh" "$out"
+run "$P" explain --policy 3 --user 4242 --user root "$t/user.sh"
+t_eq "explain two users" "deny  file_perm policy=3 user=4242 $t/user.sh
+deny  file_perm policy=3 user=root $t/user.sh" "$out"
+chmod 0700 "$t/user.sh"
+run "$P" explain --policy 3 --user 4242 --user root "$t/user.sh"
+t_eq "explain 0700: root may (some x bit)" "allow - policy=3 user=4242 $t/user.sh
+allow - policy=3 user=root $t/user.sh" "$out"
+run "$P" explain --policy 3 "$t/loop"
+usage_error "explain symlink loop" "Too many levels of symbolic links"
+
+t_done policyctl-cli

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The evaluator against the running (host) kernel's
+ * execveat(fd, "", ..., AT_EMPTY_PATH | AT_EXECVE_CHECK), on generated
+ * script files: every permission mode 0000..0777 (plus setuid/setgid
+ * variants) for three owners, a noexec mount, POSIX ACLs with named users,
+ * named groups and masks; for root and two unprivileged subjects (setgroups
+ * + setresgid + setresuid in a forked child; the fds are opened by root
+ * before, as AT_EMPTY_PATH re-checks the permission on the fd's file).
+ *
+ * Semantic differences with trusted_for(2) (kernel/patches/0001), which the
+ * VM test tests/vm/cases/policyctl-proof.sh checks against the real thing:
+ *  - AT_EXECVE_CHECK asks MAY_EXEC only: a file with x but without r
+ *    (mode 0111) is allowed; trusted_for asks MAY_READ | MAY_EXEC and
+ *    refuses it (test_read_requirement_differs below shows both);
+ *  - AT_EXECVE_CHECK has no policy: it always behaves like policy 3;
+ *  - trusted_for also refuses any file of a pseudo filesystem
+ *    (SB_NOUSER/SB_KERNMOUNT/SB_NOEXEC, e.g. a memfd); AT_EXECVE_CHECK
+ *    only refuses those through path_noexec() (SB_I_NOEXEC or noexec).
+ * So the prediction compared here is pc_eval(PC_MODEL_EXECVE_CHECK).
+ * Needs root and a kernel with AT_EXECVE_CHECK (>= 6.14); fails otherwise.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <grp.h>
+#include <sched.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/acl.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "eval.h"
+#include "facts.h"
+#include "trustedfor.h"
+
+#define MAX_FILES 4096
+
+struct corpus_file {
+	char path[128];
+	int fd;
+	bool noexec;
+	struct pc_file_facts facts;
+};
+
+static struct corpus_file files[MAX_FILES];
+static size_t nfiles;
+static char top[] = "/tmp/pc-xcheck-XXXXXX";
+static char noexec_dir[96];
+
+static const gid_t alice_groups[] = { 1500, 1600 };
+static const struct pc_subject subjects[] = {
+	{ 0, 0, NULL, 0, true, true },			/* root */
+	{ 1500, 1500, alice_groups, 2, false, false },	/* owner of some */
+	{ 1501, 1501, NULL, 0, false, false },		/* another user */
+};
+
+static struct corpus_file *add(const char *dir, const char *name, mode_t mode,
+			       uid_t uid, gid_t gid, const char *acl_text)
+{
+	struct corpus_file *f = &files[nfiles];
+	struct statx stx;
+	int fd;
+
+	assert_true(nfiles < MAX_FILES);
+	snprintf(f->path, sizeof(f->path), "%s/%s", dir, name);
+	fd = open(f->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "#!/bin/sh\nexit 0\n", 17), 17);
+	assert_int_equal(fchown(fd, uid, gid), 0);
+	if (acl_text) {
+		acl_t acl = acl_from_text(acl_text);
+
+		assert_non_null(acl);
+		assert_int_equal(acl_set_fd(fd, acl), 0);
+		acl_free(acl);
+	} else {
+		assert_int_equal(fchmod(fd, mode), 0);
+	}
+	close(fd);
+	/* read-only fd, opened by root; the check re-opens it as the subject */
+	f->fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	assert_true(f->fd >= 0);
+	assert_int_equal(statx(f->fd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx), 0);
+	assert_int_equal(pc_facts_load(&f->facts, &stx, f->fd, NULL), 0);
+	f->noexec = dir == noexec_dir;
+	nfiles++;
+	return f;
+}
+
+static int setup(void **state)
+{
+	static const uid_t owners[] = { 0, 1500, 1501 };
+	static const gid_t groups[] = { 0, 1600, 1501 };
+	static const char *const acls[] = {
+		"u::rw-,u:1500:r-x,g::r--,m::r-x,o::---",
+		"u::rw-,u:1500:rwx,g::r--,m::r--,o::---",
+		"u::rw-,u:1500:rwx,g::---,m::---,o::r-x",
+		"u::rw-,g::r--,g:1600:r-x,m::rwx,o::r--",
+		"u::rw-,g::---,g:1500:r--,g:1600:--x,m::rwx,o::rwx",
+		"u::rw-,g::---,g:1600:r--,m::rwx,o::rwx",
+		"u::---,u:1501:r-x,g::r-x,m::r-x,o::---",
+		"u::r-x,u:1500:---,g::r-x,m::r-x,o::r-x",
+	};
+	char name[32];
+	struct corpus_file *f;
+
+	(void)state;
+	if (tf_execve_check(-1) < 0 && errno == ENOSYS) {
+		fprintf(stderr, "test_execve_check: this kernel has no AT_EXECVE_CHECK\n");
+		return -1;
+	}
+	if (unshare(CLONE_NEWNS) < 0 ||
+	    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 || !mkdtemp(top) ||
+	    mount("pcxcheck", top, "tmpfs", 0, "mode=0755") < 0) {
+		fprintf(stderr, "test_execve_check: cannot set up a tmpfs: %s (run as root)\n",
+			strerror(errno));
+		return -1;
+	}
+	snprintf(noexec_dir, sizeof(noexec_dir), "%s/noexec", top);
+	if (mkdir(noexec_dir, 0755) < 0 ||
+	    mount("pcxnoexec", noexec_dir, "tmpfs", MS_NOEXEC, "mode=0755") < 0)
+		return -1;
+	for (size_t o = 0; o < 3; o++) {
+		for (mode_t m = 0; m <= 0777; m++) {
+			snprintf(name, sizeof(name), "m%04o-u%u.sh", (unsigned int)m,
+				 (unsigned int)owners[o]);
+			add(top, name, m, owners[o], groups[o], NULL);
+		}
+		for (mode_t m = 04000; m <= 06000; m += 02000) {
+			snprintf(name, sizeof(name), "s%04o-u%u.sh", (unsigned int)(m | 0744),
+				 (unsigned int)owners[o]);
+			add(top, name, m | 0744, owners[o], groups[o], NULL);
+		}
+		for (mode_t m = 0; m <= 0777; m += 0111) {
+			snprintf(name, sizeof(name), "n%04o-u%u.sh", (unsigned int)m,
+				 (unsigned int)owners[o]);
+			add(noexec_dir, name, m, owners[o], groups[o], NULL);
+		}
+	}
+	for (size_t a = 0; a < sizeof(acls) / sizeof(acls[0]); a++) {
+		snprintf(name, sizeof(name), "acl%zu.sh", a);
+		f = add(top, name, 0, 0, 1600, acls[a]);
+		/* the ACL really is there (tmpfs with POSIX ACL support) */
+		assert_non_null(f->facts.ino.acl);
+	}
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < nfiles; i++)
+		close(files[i].fd);
+	umount(noexec_dir);
+	umount(top);
+	rmdir(top);
+	return 0;
+}
+
+/* Ask the kernel as @s for every file; returns the number of disagreements. */
+static int compare_as(const struct pc_subject *s)
+{
+	int pfd[2], status, bad = 0;
+	pid_t pid;
+	char line[256];
+	FILE *in;
+
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		FILE *out = fdopen(pfd[1], "w");
+
+		close(pfd[0]);
+		if (s->uid != 0 &&
+		    (setgroups(s->ngroups, s->groups) < 0 ||
+		     setresgid(s->gid, s->gid, s->gid) < 0 ||
+		     setresuid(s->uid, s->uid, s->uid) < 0))
+			_exit(3);
+		for (size_t i = 0; i < nfiles; i++) {
+			int r = tf_execve_check(files[i].fd);
+
+			fprintf(out, "%zu %d\n", i, r == 0 ? 0 : errno);
+		}
+		fclose(out);
+		_exit(0);
+	}
+	close(pfd[1]);
+	in = fdopen(pfd[0], "r");
+	assert_non_null(in);
+	size_t count = 0;
+
+	while (fgets(line, sizeof(line), in)) {
+		size_t i;
+		int err;
+		struct pc_fsinfo fs = { files[0].noexec, false };
+
+		assert_int_equal(sscanf(line, "%zu %d", &i, &err), 2);
+		assert_true(i < nfiles);
+		fs.noexec_mount = files[i].noexec;
+		unsigned int predicted = pc_eval(3, PC_MODEL_EXECVE_CHECK, &fs,
+						 &files[i].facts.ino, s);
+
+		count++;
+		if (err != 0 && err != EACCES) {
+			print_error("%s as uid %u: unexpected %s\n", files[i].path,
+				    (unsigned int)s->uid, strerror(err));
+			bad++;
+		} else if ((predicted != 0) != (err == EACCES)) {
+			print_error("%s as uid %u: kernel %s, predicted %s (reasons 0x%x)\n",
+				    files[i].path, (unsigned int)s->uid,
+				    err ? "deny" : "allow", predicted ? "deny" : "allow",
+				    predicted);
+			bad++;
+		}
+	}
+	fclose(in);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	assert_int_equal(count, nfiles);
+	print_message("uid %u: agreement: %zu/%zu\n", (unsigned int)s->uid,
+		      nfiles - (size_t)bad, nfiles);
+	return bad;
+}
+
+static void test_root(void **state)
+{
+	(void)state;
+	assert_int_equal(compare_as(&subjects[0]), 0);
+}
+
+static void test_owner_user(void **state)
+{
+	(void)state;
+	assert_int_equal(compare_as(&subjects[1]), 0);
+}
+
+static void test_other_user(void **state)
+{
+	(void)state;
+	assert_int_equal(compare_as(&subjects[2]), 0);
+}
+
+/* mode 0111, owned by the subject: exec without read */
+static void test_read_requirement_differs(void **state)
+{
+	struct pc_fsinfo fs = { false, false };
+	struct corpus_file *f = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < nfiles; i++)
+		if (strstr(files[i].path, "/m0111-u1500.sh"))
+			f = &files[i];
+	assert_non_null(f);
+	assert_int_equal(pc_eval(3, PC_MODEL_EXECVE_CHECK, &fs, &f->facts.ino,
+				 &subjects[1]), 0);
+	assert_int_equal(pc_eval(3, PC_MODEL_TRUSTED_FOR, &fs, &f->facts.ino,
+				 &subjects[1]), TF_REASON_FILE_PERM);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_root),
+		cmocka_unit_test(test_owner_user),
+		cmocka_unit_test(test_other_user),
+		cmocka_unit_test(test_read_requirement_differs),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
