@@ -49,6 +49,10 @@ struct tt_app {
 	uint64_t rb_drops, map_full, pmap_full;
 	struct tt_recent recent[TT_RECENT];
 	uint64_t recent_seq;	/* events received so far */
+	/* The latest events matching the filter and user, for the pane: kept
+	 * apart so other activity cannot push them out. */
+	struct tt_recent shown[TT_RECENT];
+	uint64_t shown_seq;
 	uint64_t json_seq;	/* last event already printed as JSON */
 	double self_cpu_pct;	/* trusttop's own CPU, % of one CPU */
 	double bpf_ns_per_event; /* BPF programs' run time per invocation */
@@ -71,6 +75,10 @@ const char *tt_user_name(uint32_t uid);
 const char *tt_interp_name(const struct tt_key *k, char *out, size_t outsz);
 /* Compact count in @width columns: 123456, 1.2M... */
 const char *tt_fmt_count(uint64_t v, int width, char *out, size_t outsz);
+/* Record an event (already in @a->recent) in the shown ring if it matches. */
+void tt_shown_add(struct tt_app *a, const struct tt_recent *r);
+/* Rebuild the shown ring after the filter or user changed. */
+void tt_shown_rebuild(struct tt_app *a);
 /* Rows to show, filtered and sorted; caller frees the array. */
 struct tt_row **tt_visible_rows(struct tt_app *a, size_t *n);
 void tt_print_batch(struct tt_app *a, FILE *f);

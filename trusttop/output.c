@@ -137,6 +137,41 @@ const char *tt_fmt_count(uint64_t v, int width, char *out, size_t outsz)
 	return out;
 }
 
+static bool event_match(const struct tt_app *a, const struct tt_recent *r)
+{
+	char exe[TT_EXE_LEN + 1] = "", comm[TT_COMM_LEN + 1] = "";
+
+	if (a->uid >= 0 && (long)r->ev.uid != a->uid)
+		return false;
+	if (!a->filter[0])
+		return true;
+	memcpy(exe, r->ev.exe, TT_EXE_LEN);
+	memcpy(comm, r->ev.comm, TT_COMM_LEN);
+	return strstr(exe, a->filter) || strstr(comm, a->filter) ||
+	       strstr(r->path, a->filter);
+}
+
+void tt_shown_add(struct tt_app *a, const struct tt_recent *r)
+{
+	if (!event_match(a, r))
+		return;
+	a->shown_seq++;
+	a->shown[(a->shown_seq - 1) % TT_RECENT] = *r;
+}
+
+void tt_shown_rebuild(struct tt_app *a)
+{
+	uint64_t first = a->recent_seq > TT_RECENT ? a->recent_seq - TT_RECENT + 1 : 1;
+
+	a->shown_seq = 0;
+	for (uint64_t s = first; s <= a->recent_seq; s++) {
+		struct tt_recent *r = &a->recent[(s - 1) % TT_RECENT];
+
+		if (r->seq == s)
+			tt_shown_add(a, r);
+	}
+}
+
 struct tt_row **tt_visible_rows(struct tt_app *a, size_t *n)
 {
 	struct tt_table *t = a->per_process ? &a->procs : &a->interp;

@@ -327,6 +327,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	r->seq = a->recent_seq;
 	r->wall = wall_now();
 	tt_event_path(e, r->path, sizeof(r->path));
+	tt_shown_add(a, r);
 	if (!(e->flags & TT_EV_DENIED))
 		return 0;
 	k.uid = e->uid;

@@ -275,30 +275,23 @@ void tt_ui_draw(struct tt_app *a)
 	free(rows);
 
 	if (pane) {
-		uint64_t s = a->recent_seq;
+		uint64_t s = a->shown_seq;
 
 		y = table_end;
 		attron(A_BOLD);
 		mvhline(y, 0, '-', COLS);
 		put(y++, 1, " Latest denials ");
 		attroff(A_BOLD);
-		for (; y < LINES - 1 && s > 0 && a->recent_seq - s < TT_RECENT; s--) {
-			struct tt_recent *r = &a->recent[(s - 1) % TT_RECENT];
+		for (; y < LINES - 1 && s > 0 && a->shown_seq - s < TT_RECENT; s--) {
+			struct tt_recent *r = &a->shown[(s - 1) % TT_RECENT];
 			char name[160], file[4 * TT_PATH_MAX + 1], why[64];
 			char esc[4 * TT_PATH_MAX + 1];
 			struct tt_key k = { 0 };
 			bool denied = r->ev.flags & TT_EV_DENIED;
 
-			if (r->seq != s)
-				break;
 			memcpy(k.exe, r->ev.exe, TT_EXE_LEN);
 			memcpy(k.comm, r->ev.comm, TT_COMM_LEN);
 			k.uid = r->ev.uid;
-			if (a->uid >= 0 && (long)k.uid != a->uid)
-				continue;
-			if (a->filter[0] && !strstr(k.exe, a->filter) &&
-			    !strstr(k.comm, a->filter) && !strstr(r->path, a->filter))
-				continue;
 			tt_interp_name(&k, name, sizeof(name));
 			fmt_clock(r->wall, clock, sizeof(clock));
 			tt_reason_bits_str(denied ? r->ev.reason : r->ev.would_deny,
@@ -341,6 +334,7 @@ static void prompt_done(struct tt_app *a)
 	switch (ui.prompt) {
 	case P_FILTER:
 		snprintf(a->filter, sizeof(a->filter), "%s", ui.input);
+		tt_shown_rebuild(a);
 		break;
 	case P_USER:
 		if (!ui.input[0]) {
@@ -355,6 +349,7 @@ static void prompt_done(struct tt_app *a)
 			else
 				a->uid = uid;
 		}
+		tt_shown_rebuild(a);
 		break;
 	case P_SORT:
 		s = tt_sort_parse(ui.input);
@@ -384,10 +379,8 @@ bool tt_ui_input(struct tt_app *a)
 
 	while ((ch = getch()) != ERR) {
 		redraw = true;
-		if (ch == KEY_RESIZE) {
-			clearok(curscr, TRUE);
-			continue;
-		}
+		if (ch == KEY_RESIZE)
+			continue; /* ncurses resized stdscr: just redraw */
 		if (ui.help) {
 			ui.help = false;
 			continue;

@@ -274,6 +274,48 @@ static void test_fmt_count(void **state)
 	assert_string_equal(tt_fmt_count(123456, 4, b, sizeof(b)), "123k");
 }
 
+static void push(struct tt_app *a, const char *comm, uint32_t uid, const char *path)
+{
+	struct tt_recent *r;
+
+	a->recent_seq++;
+	r = &a->recent[(a->recent_seq - 1) % TT_RECENT];
+	memset(r, 0, sizeof(*r));
+	r->seq = a->recent_seq;
+	strncpy(r->ev.comm, comm, TT_COMM_LEN - 1);
+	r->ev.uid = uid;
+	snprintf(r->path, sizeof(r->path), "%s", path);
+	tt_shown_add(a, r);
+}
+
+static void test_shown_ring(void **state)
+{
+	static struct tt_app a;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.uid = -1;
+	snprintf(a.filter, sizeof(a.filter), "mine");
+	push(&a, "mine", 0, "/a");
+	/* A flood of other events does not push ours out of the pane. */
+	for (int i = 0; i < 3 * TT_RECENT; i++)
+		push(&a, "other", 0, "/b");
+	assert_int_equal(a.shown_seq, 1);
+	assert_string_equal(a.shown[0].ev.comm, "mine");
+	push(&a, "x", 0, "/srv/mine.py"); /* matches on the file */
+	assert_int_equal(a.shown_seq, 2);
+	/* Filter change: rebuilt from the global ring (the newest TT_RECENT). */
+	a.filter[0] = 0;
+	a.uid = 7;
+	push(&a, "u7", 7, "/c");
+	tt_shown_rebuild(&a);
+	assert_int_equal(a.shown_seq, 1);
+	assert_string_equal(a.shown[0].ev.comm, "u7");
+	a.uid = -1;
+	tt_shown_rebuild(&a);
+	assert_int_equal(a.shown_seq, TT_RECENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -287,6 +329,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_path),
 		cmocka_unit_test(test_interp_name),
 		cmocka_unit_test(test_fmt_count),
+		cmocka_unit_test(test_shown_ring),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
