@@ -77,8 +77,10 @@ struct inflight {
 	__u32 flags;
 };
 
+/* LRU: an entry whose exit never came (task killed inside the call) must
+ * not fill the map for good. */
 struct {
-	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 8192);
 	__type(key, __u64);
 	__type(value, struct inflight);
