@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Mount-bounded tree walker; see walk.h. */
+/* Mount-bounded parallel tree walker; see walk.h. */
 #include "walk.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,11 +18,30 @@
 #define DENTS_BUF (64 * 1024)
 #define STX_MASK (STATX_TYPE | STATX_MODE | STATX_UID | STATX_GID | \
 		  STATX_INO | STATX_MNT_ID)
+#define MAX_THREADS 8
+
+/* A directory handed from a busy thread to an idle one. */
+struct item {
+	int fd;
+	char *path;
+};
+
+struct pc_walk_pool {
+	pthread_mutex_t lock; /* the stack, idle, problems, callback */
+	pthread_cond_t cond;
+	struct item *stack;
+	size_t n, cap;
+	unsigned int threads, idle;
+	bool done;
+	struct pc_mount *pm;
+};
 
 struct pathbuf {
 	char *s;
 	size_t len, cap;
 };
+
+#define ADD(var, n) __atomic_fetch_add(&(var), (n), __ATOMIC_RELAXED)
 
 static int path_push(struct pathbuf *p, const char *name, size_t *saved)
 {
@@ -56,23 +75,25 @@ static void path_pop(struct pathbuf *p, size_t saved)
 	p->s[saved] = '\0';
 }
 
+/* Record a problem; caller holds no lock. */
 static void problem(struct pc_walk *w, const char *path, const char *what,
 		    int err)
 {
-	char buf[64];
-	char *line;
+	char buf[96];
+	char *line = NULL;
 	size_t n;
 
-	w->nproblems_total++;
-	if (w->nproblems >= PC_WALK_MAX_PROBLEMS)
-		return;
 	snprintf(buf, sizeof(buf), ": %s: %s", what, strerror(err));
 	n = strlen(path) + strlen(buf) + 1;
-	line = malloc(n);
-	if (!line)
-		return;
-	snprintf(line, n, "%s%s", path, buf);
-	w->problems[w->nproblems++] = line;
+	if (w->pool)
+		pthread_mutex_lock(&w->pool->lock);
+	w->nproblems_total++;
+	if (w->nproblems < PC_WALK_MAX_PROBLEMS && (line = malloc(n))) {
+		snprintf(line, n, "%s%s", path, buf);
+		w->problems[w->nproblems++] = line;
+	}
+	if (w->pool)
+		pthread_mutex_unlock(&w->pool->lock);
 }
 
 static unsigned long long now_ns(void)
@@ -89,15 +110,18 @@ static void progress(struct pc_walk *w, const char *where)
 	unsigned long long t;
 	char shown[64];
 
-	if (!w->progress || (++w->tick & 1023))
+	if (!w->progress || (ADD(w->tick, 1) & 1023))
+		return;
+	if (pthread_mutex_trylock(&w->pool->lock))
 		return;
 	t = now_ns();
-	if (t - w->last_progress_ns < 250000000ull)
-		return;
-	w->last_progress_ns = t;
-	tf_escape_term(where, strlen(where), shown, sizeof(shown));
-	fprintf(stderr, "\r\033[K%llu dirs, %llu files, %llu scripts: %s",
-		w->dirs, w->files, w->scripts, shown);
+	if (t - w->last_progress_ns >= 250000000ull) {
+		w->last_progress_ns = t;
+		tf_escape_term(where, strlen(where), shown, sizeof(shown));
+		fprintf(stderr, "\r\033[K%llu dirs, %llu files, %llu scripts: %s",
+			w->dirs, w->files, w->scripts, shown);
+	}
+	pthread_mutex_unlock(&w->pool->lock);
 }
 
 void pc_walk_progress_done(struct pc_walk *w)
@@ -133,22 +157,31 @@ static void visit_file(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 	struct statx stx;
 	int fd, sb;
 
-	w->files++;
-	pm->files++;
+	ADD(w->files, 1);
+	ADD(pm->files, 1);
 	fd = open_file(dirfd, name);
 	if (fd < 0) {
 		if (errno == ENOENT) {
-			pm->vanished++;
-		} else if (errno == ELOOP || errno == ENXIO) {
-			/* replaced by a symlink / special file meanwhile */
-		} else {
-			pm->errors++;
+			ADD(pm->vanished, 1);
+		} else if (errno != ELOOP && errno != ENXIO) {
+			/* ELOOP/ENXIO: replaced by a symlink/socket meanwhile */
+			ADD(pm->errors, 1);
 			problem(w, path, "cannot open", errno);
 		}
 		return;
 	}
+	if (!by_name) {
+		/* only the first two bytes, and only when the name does not decide */
+		sb = pc_interp_shebang(fd);
+		if (sb < 0 && errno != ESPIPE && errno != EISDIR) {
+			ADD(pm->errors, 1);
+			problem(w, path, "cannot read", errno);
+		}
+		if (sb <= 0)
+			goto out;
+	}
 	if (statx(fd, "", AT_EMPTY_PATH, STX_MASK, &stx) < 0) {
-		pm->errors++;
+		ADD(pm->errors, 1);
 		problem(w, path, "cannot stat", errno);
 		goto out;
 	}
@@ -156,20 +189,46 @@ static void visit_file(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 		goto out; /* replaced during the walk */
 	if (stx.stx_mnt_id != pm->m->mnt_id)
 		goto out; /* a file bind-mounted here: walked as its own mount */
-	if (!by_name) {
-		sb = pc_interp_shebang(fd);
-		if (sb < 0) {
-			pm->errors++;
-			problem(w, path, "cannot read", errno);
-		}
-		if (sb <= 0)
-			goto out;
-	}
-	w->scripts++;
-	pm->scripts++;
+	ADD(w->scripts, 1);
+	ADD(pm->scripts, 1);
+	pthread_mutex_lock(&w->pool->lock);
 	w->on_script(w->ctx, pm, path, fd, &stx);
+	pthread_mutex_unlock(&w->pool->lock);
 out:
 	close(fd);
+}
+
+/* Hand @fd/@path to an idle thread if one waits; true when taken. */
+static bool donate(struct pc_walk *w, int fd, const char *path)
+{
+	struct pc_walk_pool *pl = w->pool;
+	bool taken = false;
+
+	if (!__atomic_load_n(&pl->idle, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&pl->lock);
+	if (pl->idle > pl->n) {
+		if (pl->n == pl->cap) {
+			size_t cap = pl->cap ? pl->cap * 2 : 16;
+			struct item *s = realloc(pl->stack, cap * sizeof(*s));
+
+			if (!s)
+				goto out;
+			pl->stack = s;
+			pl->cap = cap;
+		}
+		char *copy = strdup(path);
+
+		if (!copy)
+			goto out;
+		pl->stack[pl->n].fd = fd;
+		pl->stack[pl->n++].path = copy;
+		pthread_cond_signal(&pl->cond);
+		taken = true;
+	}
+out:
+	pthread_mutex_unlock(&pl->lock);
+	return taken;
 }
 
 static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
@@ -178,10 +237,10 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 	char *buf = malloc(DENTS_BUF);
 	ssize_t n;
 
-	w->dirs++;
-	pm->dirs++;
+	ADD(w->dirs, 1);
+	ADD(pm->dirs, 1);
 	if (!buf) {
-		pm->errors++;
+		ADD(pm->errors, 1);
 		problem(w, path->s, "cannot walk", ENOMEM);
 		return;
 	}
@@ -200,12 +259,12 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 			    type != DT_UNKNOWN)
 				continue;
 			if (path_push(path, name, &saved) < 0) {
-				pm->errors++;
+				ADD(pm->errors, 1);
 				problem(w, path->s, "cannot walk", ENOMEM);
 				continue;
 			}
 			progress(w, path->s);
-			if (excluded(w, path->s)) {
+			if (w->nexcludes && excluded(w, path->s)) {
 				path_pop(path, saved);
 				continue;
 			}
@@ -215,7 +274,7 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 				if (statx(fd, name, AT_SYMLINK_NOFOLLOW,
 					  STATX_TYPE, &stx) < 0) {
 					if (errno == ENOENT)
-						pm->vanished++;
+						ADD(pm->vanished, 1);
 					path_pop(path, saved);
 					continue;
 				}
@@ -232,17 +291,18 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 				if (sub < 0) {
 					if (errno == ENOENT || errno == ENOTDIR ||
 					    errno == ELOOP) {
-						pm->vanished++;
+						ADD(pm->vanished, 1);
 					} else {
-						pm->unreadable_dirs++;
+						ADD(pm->unreadable_dirs, 1);
 						problem(w, path->s, "unreadable directory",
 							errno);
 					}
-				} else {
-					if (statx(sub, "", AT_EMPTY_PATH,
-						  STATX_MNT_ID, &stx) == 0 &&
-					    stx.stx_mnt_id == pm->m->mnt_id)
-						walk_dir(w, pm, sub, path);
+				} else if (statx(sub, "", AT_EMPTY_PATH, STATX_MNT_ID,
+						 &stx) < 0 ||
+					   stx.stx_mnt_id != pm->m->mnt_id) {
+					close(sub); /* another mount's root */
+				} else if (!donate(w, sub, path->s)) {
+					walk_dir(w, pm, sub, path);
 					close(sub);
 				}
 			}
@@ -251,22 +311,139 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 	}
 	if (n < 0) {
 		if (errno == ENOENT) {
-			pm->vanished++; /* directory removed while read */
+			ADD(pm->vanished, 1); /* directory removed while read */
 		} else {
-			pm->unreadable_dirs++;
+			ADD(pm->unreadable_dirs, 1);
 			problem(w, path->s, "unreadable directory", errno);
 		}
 	}
 	free(buf);
 }
 
+static void walk_one(struct pc_walk *w, struct pc_mount *pm, int fd,
+		     const char *start)
+{
+	struct pathbuf path = { 0 };
+	size_t saved;
+
+	if (path_push(&path, start, &saved) < 0) {
+		ADD(pm->errors, 1);
+		problem(w, start, "cannot walk", ENOMEM);
+		return;
+	}
+	walk_dir(w, pm, fd, &path);
+	free(path.s);
+}
+
+static void *worker_main(void *arg)
+{
+	struct pc_walk *w = arg;
+	struct pc_walk_pool *pl = w->pool;
+	struct item it;
+
+	pthread_mutex_lock(&pl->lock);
+	for (;;) {
+		while (!pl->n && !pl->done) {
+			if (++pl->idle == pl->threads) {
+				/* everyone is idle and nothing is left */
+				pl->done = true;
+				pthread_cond_broadcast(&pl->cond);
+				break;
+			}
+			pthread_cond_wait(&pl->cond, &pl->lock);
+			pl->idle--;
+		}
+		if (!pl->n)
+			break;
+		it = pl->stack[--pl->n];
+		pthread_mutex_unlock(&pl->lock);
+		walk_one(w, pl->pm, it.fd, it.path);
+		close(it.fd);
+		free(it.path);
+		pthread_mutex_lock(&pl->lock);
+	}
+	pthread_mutex_unlock(&pl->lock);
+	return NULL;
+}
+
+static unsigned int thread_count(const struct pc_walk *w)
+{
+	long n = w->threads ? (long)w->threads : sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (unsigned int)n;
+}
+
+/* Walk the directory open at @fd with a pool of threads; takes @fd. */
+static void walk_pool(struct pc_walk *w, struct pc_mount *pm, int fd,
+		      const char *root)
+{
+	struct pc_walk_pool pl = { .pm = pm };
+	pthread_t tids[MAX_THREADS];
+	unsigned int started = 0, n = thread_count(w);
+
+	pthread_mutex_init(&pl.lock, NULL);
+	pthread_cond_init(&pl.cond, NULL);
+	pl.stack = malloc(sizeof(*pl.stack));
+	if (pl.stack)
+		pl.stack[0].path = strdup(root);
+	if (!pl.stack || !pl.stack[0].path) {
+		ADD(pm->errors, 1);
+		problem(w, root, "cannot walk", ENOMEM);
+		free(pl.stack);
+		close(fd);
+		return;
+	}
+	pl.stack[0].fd = fd;
+	pl.n = pl.cap = 1;
+	w->pool = &pl;
+	/* started threads count; the calling thread is one of them */
+	pl.threads = n;
+	for (unsigned int i = 1; i < n; i++) {
+		if (pthread_create(&tids[started], NULL, worker_main, w) != 0)
+			break;
+		started++;
+	}
+	if (started + 1 != n) {
+		pthread_mutex_lock(&pl.lock);
+		pl.threads = started + 1;
+		pthread_mutex_unlock(&pl.lock);
+	}
+	worker_main(w);
+	for (unsigned int i = 0; i < started; i++)
+		pthread_join(tids[i], NULL);
+	w->pool = NULL;
+	free(pl.stack);
+	pthread_cond_destroy(&pl.cond);
+	pthread_mutex_destroy(&pl.lock);
+}
+
+/* A single file given as the start: visit it alone. */
+static void walk_file(struct pc_walk *w, struct pc_mount *pm, const char *root)
+{
+	struct pc_walk_pool pl = { .pm = pm, .threads = 1 };
+	const char *slash = strrchr(root, '/');
+	char *dir = slash ? strndup(root, (size_t)(slash - root) + 1) : strdup(".");
+	int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
+
+	pthread_mutex_init(&pl.lock, NULL);
+	w->pool = &pl;
+	if (dfd >= 0) {
+		visit_file(w, pm, dfd, slash ? slash + 1 : root, root);
+		close(dfd);
+	} else {
+		ADD(pm->errors, 1);
+		problem(w, root, "cannot open its directory", errno);
+	}
+	w->pool = NULL;
+	pthread_mutex_destroy(&pl.lock);
+	free(dir);
+}
+
 int pc_walk_mount(struct pc_walk *w, struct pc_mount *pm, const char *start)
 {
 	const char *root = start ? start : pm->m->mount_point;
-	struct pathbuf path = { 0 };
 	struct statx stx;
-	size_t saved;
-	int fd, rc = -1;
+	int fd;
 
 	fd = open(root, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC |
 			      O_NOCTTY);
@@ -283,34 +460,23 @@ int pc_walk_mount(struct pc_walk *w, struct pc_mount *pm, const char *start)
 	if (statx(fd, "", AT_EMPTY_PATH, STX_MASK, &stx) < 0) {
 		pm->errors++;
 		problem(w, root, "cannot stat", errno);
-		goto out;
+		close(fd);
+		return -1;
 	}
 	if (stx.stx_mnt_id != pm->m->mnt_id) {
 		problem(w, root, "not reachable (another mount sits on it)",
 			EBUSY);
-		goto out;
+		close(fd);
+		return -1;
 	}
-	if (path_push(&path, root, &saved) < 0)
-		goto out;
 	if (S_ISDIR(stx.stx_mode)) {
-		walk_dir(w, pm, fd, &path);
-	} else if (S_ISREG(stx.stx_mode)) {
-		const char *slash = strrchr(root, '/');
-		char *dir = slash ? strndup(root, (size_t)(slash - root) + 1)
-				  : strdup(".");
-		int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
-
-		if (dfd >= 0) {
-			visit_file(w, pm, dfd, slash ? slash + 1 : root, root);
-			close(dfd);
-		}
-		free(dir);
+		walk_pool(w, pm, fd, root);
+		return 0;
 	}
-	rc = 0;
-out:
-	free(path.s);
 	close(fd);
-	return rc;
+	if (S_ISREG(stx.stx_mode))
+		walk_file(w, pm, root);
+	return 0;
 }
 
 void pc_walk_free(struct pc_walk *w)

@@ -6,6 +6,11 @@
  * and hands every interpreted file (interp.h) to a callback, open read-only.
  * Symbolic links are never followed. Unreadable directories and entries that
  * vanish during the walk are counted in the mount's counters, never fatal.
+ *
+ * Several threads walk one mount together: each goes depth first with its
+ * own path buffer, and hands subdirectories to idle threads through a small
+ * shared stack, so memory grows with the depth, not with the number of
+ * files. The callback is called with the walk's lock held (one at a time).
  */
 #ifndef PC_WALK_H
 #define PC_WALK_H
@@ -34,6 +39,8 @@ struct pc_walk {
 	size_t nexcludes;
 	/* progress line on stderr (set when stderr is a terminal) */
 	bool progress;
+	/* walker threads; 0: one per online CPU, at most 8 */
+	unsigned int threads;
 	/* out: totals and the first few problem paths for the report */
 	unsigned long long dirs, files, scripts;
 	char *problems[PC_WALK_MAX_PROBLEMS];
@@ -42,6 +49,7 @@ struct pc_walk {
 	/* private */
 	unsigned long long last_progress_ns;
 	unsigned long long tick;
+	struct pc_walk_pool *pool;
 };
 
 /*
