@@ -151,9 +151,10 @@ int pc_cmd_explain(int argc, char **argv)
 				json_object_object_add(o, "reasons", pc_json_reasons(r));
 				json_object_array_add(arr, o);
 			} else {
-				printf("%s %s policy=%d user=%s ", r ? "deny " : "allow",
-				       tf_reason_str(r, rs, sizeof(rs)), c.policy,
-				       subs[s]->name);
+				printf("%s %s policy=%d user=", r ? "deny " : "allow",
+				       tf_reason_str(r, rs, sizeof(rs)), c.policy);
+				tf_fputs_escaped(subs[s]->name, stdout);
+				putchar(' ');
 				tf_fputs_escaped(path, stdout);
 				putchar('\n');
 			}

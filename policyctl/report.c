@@ -163,9 +163,10 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 				(unsigned int)d->gid);
 			tf_fputs_escaped(d->path, out);
 			fprintf(out, "  denied for:");
-			for (size_t s = 0; s < d->nsub; s++)
-				fprintf(out, "%s %s", s ? "," : "",
-					user_name(d->sub[s].user));
+			for (size_t s = 0; s < d->nsub; s++) {
+				fputs(s ? ", " : " ", out);
+				tf_fputs_escaped(user_name(d->sub[s].user), out);
+			}
 			fputc('\n', out);
 		}
 	}

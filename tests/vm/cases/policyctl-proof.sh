@@ -110,10 +110,13 @@ for target in $C/ex/m555-root.sh $C/nx/m0755-pcalice.sh $S/dir-root $S/fifo-root
 	ln -s "$target" $S/link-$(basename "$target")
 	files+=($S/link-$(basename "$target"))
 done
-# other filesystems: procfs, sysfs, tracefs, devtmpfs, tmpfs nodev, 9p root
+# other filesystems: procfs, nsfs, sysfs, tracefs, securityfs, devtmpfs,
+# tmpfs nodev, the 9p root
 printf '#!/bin/sh\n' > /dev/shm/pc-shm.sh; chmod 0755 /dev/shm/pc-shm.sh
-for f in /proc/version /proc/sys/kernel/hostname /sys/devices/system/cpu/online \
-	 /sys/kernel/tracing/README /dev/null /dev/shm/pc-shm.sh /usr/bin/dash \
+mountpoint -q /sys/kernel/security || mount -t securityfs securityfs /sys/kernel/security
+for f in /proc/version /proc/sys/kernel/hostname /proc/self/ns/net \
+	 /sys/devices/system/cpu/online /sys/kernel/tracing/README \
+	 /sys/kernel/security/lsm /dev/null /dev/shm/pc-shm.sh /usr/bin/dash \
 	 /usr/share/common-licenses/GPL-3; do
 	if [ -e "$f" ]; then files+=("$f"); else t_fail "corpus file $f exists"; fi
 done
