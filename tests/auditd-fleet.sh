@@ -1,0 +1,233 @@
+#!/bin/sh
+# Fleet test of audisp-trusted-for on the host, loopback only (run as root).
+#
+#   records of node-a -> audisp-remote -> auditd S (sender: name_format=user,
+#        name=sender-a, distribute_network=yes, plugin audisp-remote) ->
+#        audisp-remote -> auditd R (receiver: tcp_listen_port, own log file,
+#        distribute_network=yes, plugin audisp-trusted-for)
+#   records of node-b -> audisp-remote -> auditd R
+#
+# What is real: both auditd daemons, every audisp-remote, the TCP transport
+# (managed format), auditd's dispatcher and the plugin as auditd runs it.
+# What is injected: the host kernel cannot emit type 1350 records, so the
+# trusted_for records (exact kernel format, tests/data/audit-*.log shape) are
+# written to audisp-remote's stdin already carrying node=node-a / node=node-b,
+# i.e. exactly what a sender auditd with name_format=user dispatches for its
+# kernel's records (auditd stamps node= on local events only, never on events
+# it receives from the network). That the sender's name_format is in effect is
+# checked on its own events (node=sender-a DAEMON_START in R's log).
+#
+# Isolation: everything runs in private network and mount namespaces
+# (unshare -nm): the listening ports exist on that namespace's loopback only,
+# and audisp-remote's fixed /etc/audit/audisp-remote.conf is bind-mounted
+# privately. Both auditd run with local_events = no: the host's audit status
+# (auditctl -s) is checked unchanged at the end. Nothing on the host is edited.
+#
+# usage: TF_BIN=.../audisp-trusted-for sh tests/auditd-fleet.sh
+TOP=$(cd "$(dirname "$0")/.." && pwd)
+. "$TOP/tests/lib/assert.sh"
+BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
+NA=${FLEET_NA:-300} # denials from node-a
+NB=${FLEET_NB:-200} # denials from node-b
+export LC_ALL=C TZ=UTC
+
+if [ "$(id -u)" != 0 ] || ! command -v auditd >/dev/null || ! [ -x /sbin/audisp-remote ]; then
+	t_fail "fleet test needs root, auditd and audisp-remote (apt-get install auditd audispd-plugins)"
+	t_done auditd-fleet
+	exit 1
+fi
+
+if [ "$1" != inside ]; then
+	before=$(auditctl -s 2>/dev/null | grep -E '^(enabled|pid) ')
+	W=$(mktemp -d /tmp/tf-fleet.XXXXXX)
+	chmod 0755 "$W"
+	unshare --net --mount --propagation private \
+		env W="$W" TF_BIN="$BIN" NA="$NA" NB="$NB" sh "$0" inside > "$W/inside.out" 2>&1
+	after=$(auditctl -s 2>/dev/null | grep -E '^(enabled|pid) ')
+	grep -v '^RESULT ' "$W/inside.out"
+	T_PASS=$(grep -c '^ok ' "$W/inside.out")
+	T_FAIL=$(grep -c '^not ok ' "$W/inside.out")
+	grep -q '^RESULT ' "$W/inside.out" || t_fail "the namespaced part did not finish"
+	t_eq "host audit status (auditctl -s enabled/pid) unchanged" "$before" "$after"
+	[ -n "$KEEP" ] || rm -rf "$W"
+	t_done auditd-fleet
+	exit $?
+fi
+
+# ---------------- inside the namespaces ----------------
+ip link set lo up
+PR=61350 # receiver
+PS=61351 # sender
+pids=""
+cleanup() {
+	for p in $pids; do kill "$p" 2>/dev/null; done
+	sleep 1
+	for p in $pids; do kill -9 "$p" 2>/dev/null; done
+}
+trap cleanup EXIT
+
+auditd_conf() { # DIR PORT NAME
+	mkdir -p "$1/plugins.d" "$1/log"
+	cat > "$1/auditd.conf" <<EOC
+local_events = no
+write_logs = yes
+log_file = $1/log/audit.log
+log_format = RAW
+flush = INCREMENTAL_ASYNC
+freq = 1
+max_log_file = 64
+num_logs = 2
+max_log_file_action = ROTATE
+name_format = user
+name = $3
+space_left = 2
+space_left_action = IGNORE
+admin_space_left = 1
+admin_space_left_action = IGNORE
+disk_full_action = IGNORE
+disk_error_action = IGNORE
+tcp_listen_port = $2
+tcp_listen_queue = 5
+tcp_max_per_addr = 5
+tcp_client_max_idle = 0
+use_libwrap = no
+transport = TCP
+distribute_network = yes
+q_depth = 20000
+overflow_action = SYSLOG
+max_restarts = 10
+plugin_dir = $1/plugins.d
+end_of_event_timeout = 2
+EOC
+	chmod 0640 "$1/auditd.conf"
+}
+
+remote_conf() { # FILE PORT
+	cat > "$1" <<EOC
+remote_server = 127.0.0.1
+port = $2
+transport = tcp
+queue_file = $1.queue
+mode = immediate
+queue_depth = 20000
+format = managed
+network_retry_time = 1
+max_tries_per_record = 30
+max_time_per_record = 5
+heartbeat_timeout = 0
+network_failure_action = syslog
+disk_low_action = ignore
+disk_full_action = ignore
+disk_error_action = syslog
+remote_ending_action = reconnect
+generic_error_action = syslog
+generic_warning_action = syslog
+queue_error_action = syslog
+overflow_action = syslog
+startup_failure_action = warn_once_continue
+EOC
+	chmod 0640 "$1"
+}
+
+# node records in the kernel's format: hostile hex names, three interpreters
+gen() {
+	awk -v node="$1" -v n="$2" -v s0="$3" 'BEGIN {
+		for (c = 32; c < 127; c++) ord[sprintf("%c", c)] = c
+		split("/usr/bin/python3.11 /usr/bin/perl /usr/bin/dash", exe, " ")
+		split("python3 perl sh", comm, " ")
+		for (i = 0; i < n; i++) {
+			k = i % 3 + 1
+			p = "2F746D702F782F"
+			for (j = 1; j <= length(node); j++) p = p sprintf("%02X", ord[substr(node, j, 1)])
+			p = p "20660A" sprintf("%02X", 48 + k)
+			printf "node=%s type=UNKNOWN[1350] msg=audit(1764750000.%03d:%d): usage=execution policy=3 reason=noexec_mount res=0 dev=00:2a ino=%d mode=0100644 ouid=0 ogid=0 path=%s ppid=1 pid=%d auid=1000 uid=1000 gid=1000 euid=1000 suid=1000 fsuid=1000 egid=1000 sgid=1000 fsgid=1000 tty=pts0 ses=2 comm=\"%s\" exe=\"%s\"\n", node, i % 1000, s0 + i, 10 + k, p, 100 + i, comm[k], exe[k]
+		}
+	}'
+}
+
+# receiver R with the plugin
+auditd_conf "$W/r" $PR receiver
+cat > "$W/r/tf.conf" <<EOC
+state_file = $W/r/state/state.json
+save_interval = 2
+eoe_timeout = 1
+EOC
+cat > "$W/r/plugins.d/audisp-trusted-for.conf" <<EOC
+active = yes
+direction = out
+path = $BIN
+type = always
+args = -c $W/r/tf.conf
+format = string
+EOC
+chmod 0640 "$W/r/plugins.d/audisp-trusted-for.conf"
+auditd -n -c "$W/r" > "$W/r/auditd.out" 2>&1 &
+R=$!
+pids="$R"
+
+# sender S forwarding to R through its audisp-remote plugin
+auditd_conf "$W/s" $PS sender-a
+remote_conf "$W/s/remote.conf" $PR
+cat > "$W/s/plugins.d/au-remote.conf" <<EOC
+active = yes
+direction = out
+path = /sbin/audisp-remote
+type = always
+format = string
+EOC
+chmod 0640 "$W/s/plugins.d/au-remote.conf"
+mount --bind "$W/s/remote.conf" /etc/audit/audisp-remote.conf
+auditd -n -c "$W/s" > "$W/s/auditd.out" 2>&1 &
+S=$!
+pids="$pids $S"
+
+wait_port() {
+	i=0
+	while ! ss -ltn | grep -q ":$1 " && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+	ss -ltn | grep -q ":$1 "
+}
+t_run "receiver auditd listens on $PR (namespace loopback)" wait_port $PR
+t_run "sender auditd listens on $PS" wait_port $PS
+sleep 1 # S's audisp-remote connects to R
+
+# node-a into S, node-b straight into R (each through audisp-remote)
+gen node-a "$NA" 1000 > "$W/a.log"
+gen node-b "$NB" 5000 > "$W/b.log"
+echo "node=node-b type=CONFIG_CHANGE msg=audit(1764750001.000:9000): op=trust_policy old=1 new=3 auid=0 ses=1 res=1" >> "$W/b.log"
+remote_conf "$W/to-s.conf" $PS
+remote_conf "$W/to-r.conf" $PR
+unshare -m --propagation private sh -c "mount --bind '$W/to-s.conf' /etc/audit/audisp-remote.conf &&
+	{ cat '$W/a.log'; sleep 3; } | /sbin/audisp-remote" &
+IA=$!
+unshare -m --propagation private sh -c "mount --bind '$W/to-r.conf' /etc/audit/audisp-remote.conf &&
+	{ cat '$W/b.log'; sleep 3; } | /sbin/audisp-remote" &
+IB=$!
+wait_lines() { # N: R's log holds N type-1350 records
+	i=0
+	while [ "$(grep -c 'UNKNOWN\[1350\]' "$W/r/log/audit.log" 2>/dev/null)" -lt "$1" ] && [ $i -lt 150 ]; do
+		sleep 0.2; i=$((i + 1))
+	done
+	grep -c 'UNKNOWN\[1350\]' "$W/r/log/audit.log"
+}
+t_eq "receiver logged every record" $((NA + NB)) "$(wait_lines $((NA + NB)))"
+wait $IA $IB
+t_eq "sender's name_format stamps its own events" 1 \
+	"$(grep -c '^node=sender-a type=DAEMON_START' "$W/r/log/audit.log")"
+
+# Stop R: auditd sends SIGTERM to the plugin, which flushes and saves.
+kill $S; wait $S 2>/dev/null
+kill $R; wait $R 2>/dev/null
+pids=""
+t_run "plugin state saved" test -s "$W/r/state/state.json"
+rep=$("$BIN" report --state "$W/r/state/state.json")
+t_eq "plugin total" "Number of denials: $((NA + NB))" "$(printf '%s\n' "$rep" | grep '^Number of denials')"
+hosts=$("$BIN" report --state "$W/r/state/state.json" --table node | grep -E '^[0-9]+ ' | awk '{print $NF "=" $1}' | sort | tr '\n' ' ')
+t_eq "both nodes, right counts" "node-a=$NA node-b=$NB " "$hosts"
+t_eq "policy change from node-b in the timeline" 1 \
+	"$(printf '%s\n' "$rep" | grep -c '^1\. .* node-b 1 -> 3 0 yes$')"
+names=$("$BIN" report --state "$W/r/state/state.json" --table file | grep -c '/tmp/x/node-[ab] f\\n[123]$')
+t_eq "hex names decoded and escaped (6 files)" 6 "$names"
+# the plugin and an offline report of R's own log agree
+logrep=$("$BIN" report --input "$W/r/log/audit.log" --table node | grep -E '^[0-9]+ ' | awk '{print $NF "=" $1}' | sort | tr '\n' ' ')
+t_eq "report from R's audit.log agrees" "$hosts" "$logrep"
+t_done auditd-fleet
