@@ -202,7 +202,7 @@ static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		shown++;
 		fmt_time(r->last, when, sizeof(when));
 		fprintf(f, "%llu%s  %.1f  %s  ", (unsigned long long)g, r->err ? "+" : "",
-			rate(r->count, r->first, r->last), when);
+			rate(r->count - r->err, r->first, r->last), when);
 		name = row_name(d, r, o->interpret, mi);
 		if (name) {
 			print_escaped(f, name, d == TF_DIM_FILE || d == TF_DIM_INTERP ?
@@ -393,7 +393,7 @@ static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
 		json_object_object_add(row, "first", time_obj(r->first));
 		json_object_object_add(row, "last", time_obj(r->last));
 		json_object_object_add(row, "rate_per_min",
-				       json_object_new_double(rate(r->count, r->first, r->last)));
+				       json_object_new_double(rate(r->count - r->err, r->first, r->last)));
 		json_object_array_add(rows, row);
 	}
 	free(idx);
