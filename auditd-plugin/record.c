@@ -3,6 +3,7 @@
 #include "record.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,8 +159,8 @@ static enum tf_parse parse_policy(auparse_state_t *au, struct tf_policy_change *
 	p->old_policy = (int)v;
 	if (!strcmp(new, "?"))
 		p->new_policy = -1;
-	else if (num(new, 10, &v) && v >= 0 && v <= TF_POLICY_MAX)
-		p->new_policy = (int)v;
+	else if (num(new, 10, &v) && v >= 0 && v <= INT_MAX)
+		p->new_policy = (int)v; /* a refused write logs the rejected value */
 	else
 		return TF_PARSE_MALFORMED;
 	if (!id(auid, &p->auid) || !id(ses, &p->ses))

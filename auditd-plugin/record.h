@@ -32,7 +32,7 @@ struct tf_policy_change {
 	int64_t ms;
 	const char *node;
 	int old_policy;
-	int new_policy;		/* -1 when the kernel logged new=? */
+	int new_policy;		/* as written (a refused write may be out of range); -1 for new=? */
 	long auid;
 	long ses;
 	int res;		/* 1 applied, 0 refused */

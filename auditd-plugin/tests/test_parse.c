@@ -239,6 +239,62 @@ static void test_overlong_line(void **s)
 	free(big);
 }
 
+/* Records captured from the patched kernel under auditd 3.0.9 (ENRICHED). */
+static void test_vm_captured(void **s)
+{
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-vm-captured.log", &len);
+	const struct ss_table *files;
+	int nf = 0;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, NULL);
+	assert_int_equal(a.denials, 40);
+	assert_int_equal(a.malformed, 0);
+	assert_int_equal(a.bad_lines, 0);
+	assert_int_equal(a.dim[TF_DIM_INTERP].n, 3);
+	for (uint32_t i = 0; i < a.dim[TF_DIM_INTERP].n; i++) {
+		const struct ss_row *r = &a.dim[TF_DIM_INTERP].rows[i];
+
+		if (!strcmp(r->note, "python3"))
+			assert_int_equal(r->count, 12);
+		else if (!strcmp(r->note, "perl"))
+			assert_int_equal(r->count, 15);
+		else if (!strcmp(r->note, "lua\tx")) /* comm was hex-encoded */
+			assert_int_equal(r->count, 13);
+		else
+			fail_msg("unexpected comm %s", r->note);
+	}
+	files = &a.dim[TF_DIM_FILE];
+	for (uint32_t i = 0; i < files->n; i++) {
+		const struct ss_row *r = &files->rows[i];
+		size_t n = r->klen;
+
+#define ENDS(sfx) (n >= sizeof(sfx) - 1 && !memcmp(r->key + n - (sizeof(sfx) - 1), sfx, sizeof(sfx) - 1))
+		if (ENDS("/noexec/evil\n\x1b[31mred.py"))
+			assert_int_equal(r->count, 12), nf++;
+		else if (ENDS("/noexec/bad\xff\xfe.pl"))
+			assert_int_equal(r->count, 15), nf++;
+		else if (ENDS("/noexec/has space \xc3\xbc.lua"))
+			assert_int_equal(r->count, 13), nf++;
+#undef ENDS
+	}
+	assert_int_equal(nf, 3);
+	assert_int_equal(HITS(&a, TF_DIM_REASON, "noexec_mount"), 40);
+	assert_int_equal(HITS(&a, TF_DIM_AUID, "-1"), 40);
+	assert_int_equal(a.nchanges, 2);
+	assert_int_equal(a.changes[0].c.old_policy, 0);
+	assert_int_equal(a.changes[0].c.new_policy, 3);
+	assert_int_equal(a.changes[0].c.res, 1);
+	assert_int_equal(a.changes[1].c.old_policy, 3);
+	assert_int_equal(a.changes[1].c.new_policy, 7); /* refused, logged as written */
+	assert_int_equal(a.changes[1].c.res, 0);
+	tf_agg_free(&a);
+	free(d);
+}
+
 static void test_line_shape(void **s)
 {
 	(void)s;
@@ -264,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_counted),
 		cmocka_unit_test(test_counted_without_eoe),
 		cmocka_unit_test(test_overlong_line),
+		cmocka_unit_test(test_vm_captured),
 		cmocka_unit_test(test_line_shape),
 	};
 
