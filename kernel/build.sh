@@ -97,6 +97,7 @@ build() {
 	mv "$out/bzImage.new" "$out/bzImage"
 	make -C "$src" -s headers_install INSTALL_HDR_PATH="$out" >/dev/null
 	say "building the selftests"
+	mkdir -p "$out/selftests"
 	make -C "$src/tools/testing/selftests/trusted_for" -s \
 		OUTPUT="$out/selftests" KHDR_INCLUDES="-isystem $out/include" \
 		>/dev/null

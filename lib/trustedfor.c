@@ -118,7 +118,11 @@ int tf_execve_check(int fd)
 	static char *const argv[] = { "", NULL };
 	static char *const envp[] = { NULL };
 
-	if (!tf_kernel_has_execve_check()) {
+	static int has = -1;
+
+	if (has < 0)
+		has = tf_kernel_has_execve_check();
+	if (!has) {
 		errno = ENOSYS;
 		return -1;
 	}

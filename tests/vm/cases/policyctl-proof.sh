@@ -34,10 +34,11 @@ if [ ! -w "$POLICY" ]; then
 fi
 old_policy=$(cat $POLICY)
 
-groupadd -g 2100 pcshared
-useradd -M -U -u 2001 -G pcshared pcalice
-useradd -M -U -u 2002 pcbob
-t_eq "test users" "2001 2002" "$(id -u pcalice) $(id -u pcbob)"
+# The users are added to the VM's /etc copy directly: useradd needs fcntl
+# locks, which the VM kernel may lack (CONFIG_FILE_LOCKING).
+printf 'pcalice:x:2001:2001::/nonexistent:/bin/sh\npcbob:x:2002:2002::/nonexistent:/bin/sh\n' >> /etc/passwd
+printf 'pcalice:x:2001:\npcbob:x:2002:\npcshared:x:2100:pcalice\n' >> /etc/group
+t_eq "test users" "2001 2002 pcalice pcshared" "$(id -u pcalice) $(id -u pcbob) $(id -nG pcalice)"
 
 C=/tmp/pcproof
 mkdir -p $C
@@ -113,13 +114,19 @@ done
 # other filesystems: procfs, nsfs, sysfs, tracefs, securityfs, devtmpfs,
 # tmpfs nodev, the 9p root
 printf '#!/bin/sh\n' > /dev/shm/pc-shm.sh; chmod 0755 /dev/shm/pc-shm.sh
-mountpoint -q /sys/kernel/security || mount -t securityfs securityfs /sys/kernel/security
 for f in /proc/version /proc/sys/kernel/hostname /proc/self/ns/net \
 	 /sys/devices/system/cpu/online /sys/kernel/tracing/README \
-	 /sys/kernel/security/lsm /dev/null /dev/shm/pc-shm.sh /usr/bin/dash \
+	 /dev/null /dev/shm/pc-shm.sh /usr/bin/dash \
 	 /usr/share/common-licenses/GPL-3; do
 	if [ -e "$f" ]; then files+=("$f"); else t_fail "corpus file $f exists"; fi
 done
+# securityfs and debugfs when this kernel has them
+if [ -d /sys/kernel/security ] && mount -t securityfs securityfs /sys/kernel/security 2>/dev/null &&
+   [ -e /sys/kernel/security/lsm ]; then
+	files+=(/sys/kernel/security/lsm)
+else
+	echo "# no securityfs in this kernel"
+fi
 echo "# corpus: ${#files[@]} files, ${#scripts[@]} scripts, + pipe, memfd, socket fds"
 
 total=0 agree=0
@@ -129,19 +136,23 @@ for pol in 0 1 2 3; do
 	t_eq "policy $pol set" $pol "$(cat $POLICY)"
 	for uid in 0 2001 2002; do
 		declare -A kern=() pred=()
+		# (files, not <(...): the VM has no /dev/fd)
+		"$PROBE" --as $uid "${files[@]}" > /tmp/pc-kern.txt
+		"$P" explain --policy $pol --user $uid "${files[@]}" > /tmp/pc-pred.txt 2> /tmp/pc-explain.err
 		while read -r v a b; do
 			[ "$v" = error ] && { kern[$b]="error $a"; continue; }
 			kern[$a]=$v
-		done < <("$PROBE" --as $uid "${files[@]}")
+		done < /tmp/pc-kern.txt
 		while read -r v r p u path; do
 			pred[$path]=$v
-		done < <("$P" explain --policy $pol --user $uid "${files[@]}" 2>/tmp/pc-explain.err)
+		done < /tmp/pc-pred.txt
 		if [ -s /tmp/pc-explain.err ]; then
 			t_fail "explain errors: $(cat /tmp/pc-explain.err)"
 		fi
 		for f in "${files[@]}"; do
 			total=$((total + 1))
-			if [ "${kern[$f]:-missing}" = "${pred[$f]:-missing}" ]; then
+			# a verdict missing on either side is a disagreement
+			if [ -n "${kern[$f]:-}" ] && [ "${kern[$f]}" = "${pred[$f]:-missing}" ]; then
 				agree=$((agree + 1))
 			else
 				echo "# MISMATCH policy=$pol uid=$uid $f: kernel=${kern[$f]:-missing} predicted=${pred[$f]:-missing} ($(stat -c '%A %U:%G' "$f"))"
@@ -153,7 +164,7 @@ for pol in 0 1 2 3; do
 			read -r v kind procpath <&"${PRB[0]}"
 			pv=$("$P" explain --policy $pol --user $uid "$procpath" | awk '{print $1}')
 			total=$((total + 1))
-			if [ "$v" = "$pv" ]; then agree=$((agree + 1)); else
+			if [ -n "$v" ] && [ "$v" = "$pv" ]; then agree=$((agree + 1)); else
 				echo "# MISMATCH policy=$pol uid=$uid $kind: kernel=$v predicted=$pv"
 			fi
 		done
@@ -161,13 +172,15 @@ for pol in 0 1 2 3; do
 		wait $PRB_PID 2>/dev/null
 
 		# policyctl check: the denied scripts are the ones the kernel denies
-		"$P" check --policy $pol --path $C --user $uid --json --all > /tmp/pc-check.json
-		want=$(for f in "${scripts[@]}"; do [ "${kern[$f]}" = deny ] && echo "$f"; done | sort)
+		"$P" check --policy $pol --path $C --user $uid --json --all > /tmp/pc-check.json 2>/dev/null
+		want=$(for f in "${scripts[@]}"; do [ "${kern[$f]:-}" = deny ] && echo "$f"; done | sort)
 		got=$($PY -c 'import json,sys; print("\n".join(sorted(d["path"] for d in json.load(sys.stdin)["denied"])))' < /tmp/pc-check.json)
 		t_eq "policy $pol uid $uid: check denies what the kernel denies ($(echo "$want" | grep -c .) files)" "$want" "$got"
 		unset kern pred
 	done
 done
 echo "agreement: $agree/$total"
+# ${#files[@]} files x 4 policies x 3 subjects + 3 fds x 4 x 3
+t_eq "every verdict compared" $(( (${#files[@]} + 3) * 12 )) $total
 t_eq "agreement" "$total/$total" "$agree/$total"
 t_done $SUITE
