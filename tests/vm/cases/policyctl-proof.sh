@@ -146,6 +146,7 @@ for pol in 0 1 2 3; do
 		while read -r v r p u path; do
 			pred[$path]=$v
 		done < /tmp/pc-pred.txt
+		echo "# policy $pol uid $uid: kernel denies $(grep -c '^deny ' /tmp/pc-kern.txt), allows $(grep -c '^allow ' /tmp/pc-kern.txt) of ${#files[@]}"
 		if [ -s /tmp/pc-explain.err ]; then
 			t_fail "explain errors: $(cat /tmp/pc-explain.err)"
 		fi
