@@ -27,7 +27,7 @@ policy=/proc/sys/fs/trust_policy
 
 echo "== policy 0, tracepoint off"
 echo 0 > $policy; echo 0 > $ev
-"$bin" -n "$n" fstat faccessat2 allowed
+"$bin" -n "$n" fstat fstatat faccessat2 allowed
 echo "== policy 0, tracepoint on (trace buffer off)"
 echo 0 > /sys/kernel/tracing/tracing_on; echo 1 > $ev
 "$bin" -n "$n" fstat allowed
@@ -46,7 +46,7 @@ flush = NONE
 max_log_file = 1024
 max_log_file_action = ROTATE
 num_logs = 2
-space_left = 1
+space_left = 2
 admin_space_left = 1
 disk_full_action = IGNORE
 disk_error_action = IGNORE

@@ -4,7 +4,7 @@
  * all measured in the same run on the same file descriptor.
  *
  * usage: trusted_for_bench [-n ITERATIONS] [-r ROUNDS] CASE...
- *   CASE: fstat faccessat2 allowed denied
+ *   CASE: fstat fstatat faccessat2 allowed denied
  * Prints, per case, the best of ROUNDS rounds in ns/call and the ratio to
  * fstat.  The caller sets the policy, audit and the tracepoint around it
  * (bench/trusted-for.sh does, in the VM).
@@ -29,7 +29,7 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-enum bench_case { B_FSTAT, B_FACCESSAT2, B_ALLOWED, B_DENIED };
+enum bench_case { B_FSTAT, B_FSTATAT, B_FACCESSAT2, B_ALLOWED, B_DENIED };
 
 static int one_call(enum bench_case c, int fd)
 {
@@ -37,7 +37,10 @@ static int one_call(enum bench_case c, int fd)
 
 	switch (c) {
 	case B_FSTAT:
-		return fstat(fd, &st);
+		/* The raw syscall: glibc's fstat() is fstatat(AT_EMPTY_PATH). */
+		return syscall(SYS_fstat, fd, &st);
+	case B_FSTATAT:
+		return fstatat(fd, "", &st, AT_EMPTY_PATH);
 	case B_FACCESSAT2:
 		return syscall(SYS_faccessat2, fd, "", R_OK, AT_EMPTY_PATH);
 	case B_ALLOWED:
@@ -66,8 +69,8 @@ static double measure(enum bench_case c, int fd, long n, int rounds)
 
 int main(int argc, char **argv)
 {
-	static const char *const names[] = { "fstat", "faccessat2", "allowed",
-					     "denied" };
+	static const char *const names[] = { "fstat", "fstatat", "faccessat2",
+					     "allowed", "denied" };
 	const char *allowed = "/tmp/bench-allowed.sh";
 	const char *denied = "/tmp/bench-noexec/denied.sh";
 	long n = 200000;
@@ -112,7 +115,7 @@ int main(int argc, char **argv)
 			if (!strcmp(argv[i], names[c]))
 				break;
 		if (c > B_DENIED) {
-			fprintf(stderr, "trusted_for_bench: unknown case '%s' (fstat, faccessat2, allowed, denied)\n",
+			fprintf(stderr, "trusted_for_bench: unknown case '%s' (fstat, fstatat, faccessat2, allowed, denied)\n",
 				argv[i]);
 			return 2;
 		}
