@@ -70,19 +70,20 @@ struct {
 	__type(value, __u64);
 } wake_cnt SEC(".maps");
 
-/* execveat(AT_EXECVE_CHECK) in flight: thread id -> fd and path argument. */
+/* execveat(AT_EXECVE_CHECK) in flight: the thread's fd and path argument,
+ * in task-local storage (no hashing, nothing to delete, freed with the
+ * task). */
 struct inflight {
 	__s64 fd;
 	const char *name;
 	__u32 flags;
+	__u32 active;
 };
 
-/* LRU: an entry whose exit never came (task killed inside the call) must
- * not fill the map for good. */
 struct {
-	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 8192);
-	__type(key, __u64);
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
 	__type(value, struct inflight);
 } inflight SEC(".maps");
 
@@ -208,20 +209,35 @@ static __always_inline void fill_path(struct tt_event *e, struct file *file)
 
 static __always_inline void fill_key(struct tt_key *key, struct task_struct *task)
 {
-	struct file *exe = BPF_CORE_READ(task, mm, exe_file);
+	/* task is a trusted BTF pointer: plain loads (CO-RE relocated, faults
+	 * handled by the JIT) instead of one probe-read helper call per hop. */
+	struct mm_struct *mm = task->mm;
+	struct file *exe = mm ? mm->exe_file : NULL;
 
 	key->uid = (__u32)bpf_get_current_uid_gid();
 	bpf_get_current_comm(key->comm, sizeof(key->comm));
 	if (exe)
 		bpf_probe_read_kernel_str(key->exe, sizeof(key->exe),
-					  BPF_CORE_READ(exe, f_path.dentry, d_name.name));
+					  exe->f_path.dentry->d_name.name);
+}
+
+static __always_inline void file_ids(struct file *file, __u32 *dev,
+				     __u64 *ino, __u32 *mode)
+{
+	struct inode *inode = BPF_CORE_READ(file, f_inode);
+
+	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	*ino = BPF_CORE_READ(inode, i_ino);
+	*mode = BPF_CORE_READ(inode, i_mode);
 }
 
 static __always_inline void emit(struct tt_key *key, struct file *file,
-				 __u32 dev, __u64 ino, __u32 mode, int ret,
-				 int policy, __u32 reason, __u32 would,
+				 struct trace_event_raw_trusted_for_verdict___x *tp,
+				 int ret, int policy, __u32 reason, __u32 would,
 				 __u8 source, __u16 flags, const char *name)
 {
+	__u32 dev = 0, mode = 0;
+	__u64 ino = 0;
 	struct tt_event *e;
 	__u32 zero = 0;
 	__u64 *n, wflag = BPF_RB_NO_WAKEUP;
@@ -232,6 +248,14 @@ static __always_inline void emit(struct tt_key *key, struct file *file,
 		return;
 	}
 	__builtin_memset(e, 0, sizeof(*e));
+	/* Only events need the file's identity: read it here, not per check. */
+	if (file) {
+		file_ids(file, &dev, &ino, &mode);
+	} else if (tp) {
+		dev = READ_INT_FIELD(tp, dev);
+		ino = READ_INT_FIELD(tp, ino);
+		mode = READ_INT_FIELD(tp, mode);
+	}
 	e->ts_ns = bpf_ktime_get_ns();
 	e->pid = (__u32)bpf_get_current_pid_tgid();
 	e->tgid = bpf_get_current_pid_tgid() >> 32;
@@ -268,10 +292,10 @@ static __always_inline void emit(struct tt_key *key, struct file *file,
 }
 
 /* One verdict: count it, and report it when denied or would be. */
-static __always_inline void verdict(struct file *file, __u32 dev, __u64 ino,
-				    __u32 mode, int ret, int policy,
-				    __u32 reason, __u32 would, __u8 source,
-				    __u16 flags, const char *name)
+static __always_inline void verdict(struct file *file,
+				    struct trace_event_raw_trusted_for_verdict___x *tp,
+				    int ret, int policy, __u32 reason, __u32 would,
+				    __u8 source, __u16 flags, const char *name)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct tt_key key = {};
@@ -292,38 +316,23 @@ static __always_inline void verdict(struct file *file, __u32 dev, __u64 ino,
 	if (would)
 		flags |= TT_EV_WOULD;
 	if (v > 0 || would)
-		emit(&key, file, dev, ino, mode, ret, policy, reason, would,
-		     source, flags, name);
-}
-
-static __always_inline void file_ids(struct file *file, __u32 *dev,
-				     __u64 *ino, __u32 *mode)
-{
-	struct inode *inode = BPF_CORE_READ(file, f_inode);
-
-	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	*ino = BPF_CORE_READ(inode, i_ino);
-	*mode = BPF_CORE_READ(inode, i_mode);
+		emit(&key, file, tp, ret, policy, reason, would, source, flags,
+		     name);
 }
 
 SEC("tp_btf/trusted_for_verdict")
 int BPF_PROG(tf_verdict_btf, struct file *file, int usage, int policy,
 	     int ret, unsigned int reason, unsigned int would_deny)
 {
-	__u32 dev, mode;
-	__u64 ino;
-
-	file_ids(file, &dev, &ino, &mode);
-	verdict(file, dev, ino, mode, ret, policy, reason, would_deny,
-		TT_SRC_TRUSTED_FOR, 0, NULL);
+	verdict(file, NULL, ret, policy, reason, would_deny, TT_SRC_TRUSTED_FOR,
+		0, NULL);
 	return 0;
 }
 
 SEC("tracepoint/trusted_for/trusted_for_verdict")
 int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
 {
-	verdict(NULL, READ_INT_FIELD(ctx, dev), READ_INT_FIELD(ctx, ino),
-		READ_INT_FIELD(ctx, mode), (int)READ_INT_FIELD(ctx, ret),
+	verdict(NULL, ctx, (int)READ_INT_FIELD(ctx, ret),
 		(int)READ_INT_FIELD(ctx, policy), READ_INT_FIELD(ctx, reason),
 		READ_INT_FIELD(ctx, would_deny), TT_SRC_TRUSTED_FOR,
 		TT_EV_NO_FILE, NULL);
@@ -333,15 +342,18 @@ int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
 SEC("tracepoint/syscalls/sys_enter_execveat")
 int execveat_enter(struct trace_event_raw_sys_enter *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct inflight in = {};
+	struct inflight *in;
 
 	if (!(ctx->args[4] & AT_EXECVE_CHECK))
 		return 0;
-	in.fd = (__s64)(int)ctx->args[0];
-	in.name = (const char *)ctx->args[1];
-	in.flags = ctx->args[4];
-	bpf_map_update_elem(&inflight, &id, &in, BPF_ANY);
+	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), NULL,
+				  BPF_LOCAL_STORAGE_GET_F_CREATE);
+	if (!in)
+		return 0;
+	in->fd = (__s64)(int)ctx->args[0];
+	in->name = (const char *)ctx->args[1];
+	in->flags = ctx->args[4];
+	in->active = 1;
 	return 0;
 }
 
@@ -380,23 +392,21 @@ static __always_inline __u32 execve_check_reason(struct file *f, __u32 mode)
 SEC("tracepoint/syscalls/sys_exit_execveat")
 int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 {
-	__u64 id = bpf_get_current_pid_tgid();
-	struct inflight *in = bpf_map_lookup_elem(&inflight, &id);
+	struct inflight *in = bpf_task_storage_get(&inflight,
+						   bpf_get_current_task_btf(),
+						   NULL, 0);
 	struct file *f = NULL;
-	__u32 dev = 0, mode = 0, reason = 0;
-	__u64 ino = 0;
+	__u32 mode = 0, reason = 0;
 	__u16 flags = 0;
 	int ret = ctx->ret;
 	const char *name = NULL;
 	char c = 0;
 
-	if (!in)
+	if (!in || !in->active)
 		return 0;
-	if (ret == -EBADF) {
-		/* No file, no verdict (the lib's feature probe uses fd -1). */
-		bpf_map_delete_elem(&inflight, &id);
-		return 0;
-	}
+	in->active = 0;
+	if (ret == -EBADF)
+		return 0; /* no file, no verdict (feature probes use fd -1) */
 	/* The file is only looked at for denials (the fast path stays short).
 	 * Only an empty path names the fd itself (AT_EMPTY_PATH). */
 	if (ret != 0) {
@@ -407,15 +417,14 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 		else
 			name = in->name;
 		if (f)
-			file_ids(f, &dev, &ino, &mode);
+			mode = BPF_CORE_READ(f, f_inode, i_mode);
 		else
 			flags |= TT_EV_NO_FILE;
 		if (ret == -EACCES)
 			reason = f ? execve_check_reason(f, mode) : 0;
 	}
-	bpf_map_delete_elem(&inflight, &id);
 	/* Mainline always enforces everything: would-deny = denied. */
-	verdict(f, dev, ino, mode, ret, -1, reason, reason,
-		TT_SRC_EXECVE_CHECK, flags, name);
+	verdict(f, NULL, ret, -1, reason, reason, TT_SRC_EXECVE_CHECK, flags,
+		name);
 	return 0;
 }

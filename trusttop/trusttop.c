@@ -293,8 +293,6 @@ static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
 	bpf_program__set_autoload(skel->progs.tf_verdict_tp, which == BK_TF_TP);
 	bpf_program__set_autoload(skel->progs.execveat_enter, which == BK_EXECVE_CHECK);
 	bpf_program__set_autoload(skel->progs.execveat_exit, which == BK_EXECVE_CHECK);
-	if (which != BK_EXECVE_CHECK)
-		bpf_map__set_max_entries(skel->maps.inflight, 1);
 	skel->rodata->per_process = per_process;
 	skel->rodata->self_tgid = (__u32)getpid();
 	e = trusttop_bpf__load(skel);
@@ -507,7 +505,10 @@ int main(int argc, char **argv)
 		a->policy = -1;
 
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, a, NULL);
-	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME); /* overhead figures */
+	/* BPF run-time statistics for the overhead figures cost two clock
+	 * reads per program run: TRUSTTOP_NO_BPF_STATS=1 turns them off. */
+	stats_fd = getenv("TRUSTTOP_NO_BPF_STATS") ? -1 :
+		   bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (!rb) {
 		fprintf(stderr, "trusttop: cannot set up the ring buffer: %s\n", strerror(errno));
 		trusttop_bpf__destroy(skel);
