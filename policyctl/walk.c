@@ -115,8 +115,11 @@ static void progress(struct pc_walk *w, const char *where)
 	if (pthread_mutex_trylock(&w->pool->lock))
 		return;
 	t = now_ns();
-	if (t - w->last_progress_ns >= 250000000ull) {
+	if (!w->last_progress_ns) {
+		w->last_progress_ns = t; /* nothing drawn for short walks */
+	} else if (t - w->last_progress_ns >= 250000000ull) {
 		w->last_progress_ns = t;
+		w->progress_drawn = true;
 		tf_escape_term(where, strlen(where), shown, sizeof(shown));
 		fprintf(stderr, "\r\033[K%llu dirs, %llu files, %llu scripts: %s",
 			w->dirs, w->files, w->scripts, shown);
@@ -126,7 +129,7 @@ static void progress(struct pc_walk *w, const char *where)
 
 void pc_walk_progress_done(struct pc_walk *w)
 {
-	if (w->progress && w->last_progress_ns)
+	if (w->progress && w->progress_drawn)
 		fprintf(stderr, "\r\033[K");
 }
 

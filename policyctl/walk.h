@@ -48,6 +48,7 @@ struct pc_walk {
 	unsigned long long nproblems_total;
 	/* private */
 	unsigned long long last_progress_ns;
+	bool progress_drawn;
 	unsigned long long tick;
 	struct pc_walk_pool *pool;
 };
