@@ -283,6 +283,7 @@ static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
 				 char *err, size_t errsz)
 {
 	struct trusttop_bpf *skel = trusttop_bpf__open();
+	const char *stage;
 	int e;
 
 	if (!skel) {
@@ -296,12 +297,16 @@ static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
 	skel->rodata->per_process = per_process;
 	skel->rodata->self_tgid = (__u32)getpid();
 	e = trusttop_bpf__load(skel);
-	if (!e)
+	stage = "load";
+	if (!e) {
 		e = trusttop_bpf__attach(skel);
+		stage = "attach";
+	}
 	if (e) {
-		snprintf(err, errsz, "cannot %s the BPF programs: %s",
-			 skel->links.tf_verdict_btf || skel->links.tf_verdict_tp ||
-					 skel->links.execveat_enter ? "attach" : "load",
+		snprintf(err, errsz, "cannot %s the BPF programs (%s): %s", stage,
+			 which == BK_TF_BTF ? "tp_btf/trusted_for_verdict" :
+			 which == BK_TF_TP ? "tracepoint trusted_for_verdict" :
+					     "tracepoints sys_{enter,exit}_execveat",
 			 strerror(-e));
 		trusttop_bpf__destroy(skel);
 		return NULL;
@@ -569,11 +574,20 @@ int main(int argc, char **argv)
 			tt_print_batch(a, stdout);
 		else if (!a->paused)
 			tt_ui_draw(a);
+		if (a->batch && ferror(stdout)) {
+			/* Reader gone (trusttop -b | head): stop quietly. */
+			if (errno != EPIPE) {
+				fprintf(stderr, "trusttop: cannot write the output: %s\n", strerror(errno));
+				rc = TT_EXIT_FAIL;
+			}
+			break;
+		}
 		if (a->batch && a->iterations && (long)a->ticks >= a->iterations)
 			break;
 	}
 	/* Interrupted batch run: a last, complete snapshot (nothing lost). */
-	if (stop_sig && a->batch && rc == TT_EXIT_OK && !tick(a, skel, rb, &last, &ov)) {
+	if (stop_sig && a->batch && rc == TT_EXIT_OK && !ferror(stdout) &&
+	    !tick(a, skel, rb, &last, &ov)) {
 		if (a->json)
 			tt_print_json(a, stdout);
 		else

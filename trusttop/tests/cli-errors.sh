@@ -38,6 +38,10 @@ if [ ! -e /proc/sys/fs/trust_policy ]; then
 		"^trusttop: backend trusted_for unavailable: needs the trustfor-patched kernel" \
 		"$TRUSTTOP" -b -n 1 --backend trusted_for
 fi
+# Reader gone: trusttop -b | head must end, quietly, with status 0.
+timeout 60 sh -c "'$TRUSTTOP' -b -d 0.1 2> '$E' | head -n 1 > /dev/null; exit \$?"; rc=$?
+t_eq "-b | head -n 1: pipeline ends" 0 "$rc"
+t_eq "-b | head -n 1: nothing on stderr" "" "$(cat "$E")"
 out=$("$TRUSTTOP" --help); rc=$?
 t_eq "--help: exit status" 0 "$rc"
 case $out in *"Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privileges"*) t_ok "--help lists exit statuses";; *) t_fail "--help lists exit statuses";; esac
