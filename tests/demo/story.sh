@@ -1,0 +1,116 @@
+#!/bin/bash
+# The trustfor demo, inside the VM (tests/demo/run starts it): a system with
+# scripts where a strict fs.trust_policy would break them, the dry-run that
+# says so, the refused apply, the fixes, the apply, real interpreters being
+# allowed and denied, the live view and the audit report.
+set -u
+top=$PWD
+U=$top/build/user
+POLICYCTL=$U/policyctl/policyctl
+TRUSTTOP=$U/trusttop/trusttop
+PY=$U/interpreters/trusted-python3
+DASH=$U/interpreters/trusted-dash
+export LC_ALL=C.UTF-8 TZ=UTC
+
+bold=$(printf '\033[1m') off=$(printf '\033[0m')
+[ -t 1 ] || bold= off=
+step=0
+# shows STORY-LINE: one line saying what the next command shows
+shows() { step=$((step + 1)); printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"; }
+run() { printf '$ %s\n' "$*"; "$@"; rc=$?; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0; }
+
+for b in "$POLICYCTL" "$TRUSTTOP" "$PY" "$DASH"; do
+	[ -x "$b" ] || { echo "demo: $b is missing: run 'make tools' on the host" >&2; exit 1; }
+done
+
+# The auditd of the demo: the real auditd 3.0.9 with audisp-trusted-for in
+# its plugins.d (the same set-up as the plugin's VM tests).
+SUITE=demo
+# shellcheck source=../../auditd-plugin/tests/vm-common.inc
+. auditd-plugin/tests/vm-common.inc
+setup_auditd /run/demo-audit 2
+start_auditd > /dev/null
+AUDIT_STATE=/run/demo-audit/state/state.json
+
+shows "Is trusted_for in this kernel, and what does the policy do now?"
+run "$POLICYCTL" status
+
+# --- A system that strict enforcement would break ---------------------
+mkdir -p /srv/tools /home /run/uploads
+mount -t tmpfs -o noexec,mode=0755 tools /srv/tools
+mount -t tmpfs -o mode=0755 home /home
+useradd -m -d /home/alice alice 2>/dev/null || true
+printf '#!/bin/sh\necho "backup: done"\n' > /srv/tools/backup.sh
+printf 'print("report: 42 lines")\n' > /srv/tools/report.py
+chmod 0755 /srv/tools/backup.sh /srv/tools/report.py
+mkdir -p /home/alice/bin
+printf 'print("cleanup: 3 files removed")\n' > /home/alice/bin/cleanup.py
+chmod 0644 /home/alice/bin/cleanup.py
+chown -R alice: /home/alice/bin
+# A tool that installs its scripts into /tmp without the x bit.
+mkdir -p /tmp/vendor-setup
+printf '#!/bin/sh\necho "setup: configured"\n' > /tmp/vendor-setup/setup.sh
+chmod 0644 /tmp/vendor-setup/setup.sh
+PATHS=(--path /srv/tools --path /home --path /tmp/vendor-setup --path /usr/lib/python3.11)
+
+shows "The staged system: scripts on a noexec mount, a non-executable script in a home, a tool's script in /tmp, and Debian's Python standard library (mode 0644)"
+ls -l /srv/tools /home/alice/bin /tmp/vendor-setup | sed 's/^/  /'
+grep -E ' /srv/tools | /home ' /proc/self/mounts | sed 's/^/  /'
+
+shows "Dry-run: what would policy 3 deny, on which mount, for whom, and why?"
+run "$POLICYCTL" check --policy 3 "${PATHS[@]}"
+
+shows "Apply policy 3: refused, because the dry-run predicts denials"
+run "$POLICYCTL" apply --policy 3 "${PATHS[@]}"
+echo "fs.trust_policy is still $(cat /proc/sys/fs/trust_policy)"
+
+shows "The fixes: remount /srv/tools exec, make alice's and the tool's scripts executable, an executable copy of the Python standard library"
+run mount -o remount,exec /srv/tools
+run chmod 0755 /home/alice/bin/cleanup.py /tmp/vendor-setup/setup.sh
+mkdir -p /run/pylib
+cp -a /usr/lib/python3.11/. /run/pylib/ 2>/dev/null
+find /run/pylib -name '*.py' -exec chmod a+x {} +
+run mount --bind /run/pylib /usr/lib/python3.11
+
+shows "Dry-run again, then apply: nothing would break now"
+run "$POLICYCTL" check --policy 3 "${PATHS[@]}"
+run "$POLICYCTL" apply --policy 3 "${PATHS[@]}"
+
+# --- Real interpreters under the new policy -------------------------
+mount -t tmpfs -o noexec,mode=1777 uploads /run/uploads
+printf 'print("payload ran")\n' > /run/uploads/payload.py
+printf 'echo "payload ran"\n' > /run/uploads/payload.sh
+chmod 0755 /run/uploads/payload.py /run/uploads/payload.sh
+printf 'print("unreviewed ran")\n' > /home/alice/bin/new.py
+chmod 0644 /home/alice/bin/new.py
+
+# trusttop watches the whole workload (one snapshot when it ends).
+"$TRUSTTOP" -b -n 1 -d 30 > /run/trusttop.out 2>&1 &
+ttpid=$!
+sleep 3
+
+shows "trusted-python3 and trusted-dash run the trusted scripts and refuse the rest (exit status 126)"
+run "$PY" /srv/tools/report.py
+run "$DASH" /srv/tools/backup.sh
+run "$DASH" /tmp/vendor-setup/setup.sh
+run setpriv --reuid alice --regid alice --init-groups "$PY" /home/alice/bin/cleanup.py
+run "$PY" /run/uploads/payload.py
+run "$DASH" /run/uploads/payload.sh
+run setpriv --reuid alice --regid alice --init-groups "$PY" /home/alice/bin/new.py
+run "$DASH" -c ". /run/uploads/payload.sh"
+
+shows "trusttop: the live verdicts of that workload, per interpreter (batch snapshot)"
+wait $ttpid
+cat /run/trusttop.out
+
+shows "The auditd plugin's report of the denials (audisp-trusted-for report -i)"
+sleep 2
+stop_auditd > /dev/null
+run "$BIN" report --state "$AUDIT_STATE" -i --table interpreter,file,reason,user
+
+shows "The policy-change timeline"
+run "$BIN" report --state "$AUDIT_STATE" --table policy
+
+shows "Roll back to the value before the apply"
+run "$POLICYCTL" rollback
+echo 0 > /proc/sys/fs/trust_policy
