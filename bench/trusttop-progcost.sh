@@ -1,13 +1,16 @@
 #!/bin/sh
 # Benchmark (not a test): run time of trusttop's BPF programs per event
-# (kernel BPF statistics), for N allowed checks through libtrustedfor.
+# (the kernel's BPF run-time statistics, enabled for the run), for N allowed
+# checks through libtrustedfor.
 # usage: bench/trusttop-progcost.sh [CHECKS]   (root, after make -C trusttop)
 set -u
 N=${1:-20000}
 B=${TRUSTTOP_BUILD:-build/user/trusttop}
 D=$(mktemp -d /tmp/trusttop-cost.XXXXXX)
 P=
-trap '[ -n "$P" ] && kill $P 2>/dev/null; rm -rf "$D"' EXIT
+old_stats=$(cat /proc/sys/kernel/bpf_stats_enabled)
+trap 'echo "$old_stats" > /proc/sys/kernel/bpf_stats_enabled; [ -n "$P" ] && kill $P 2>/dev/null; rm -rf "$D"' EXIT
+echo 1 > /proc/sys/kernel/bpf_stats_enabled
 "$B/trusttop" -b -d 1 > "$D/out" 2> "$D/err" &
 P=$!
 while [ ! -s "$D/out" ]; do

@@ -70,6 +70,39 @@ struct {
 	__type(value, __u64);
 } wake_cnt SEC(".maps");
 
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tt_prof);
+} prof SEC(".maps");
+
+/* Start of a program run: a timestamp when this run is sampled, else 0. */
+static __always_inline __u64 prof_begin(void)
+{
+	__u32 zero = 0;
+	struct tt_prof *p = bpf_map_lookup_elem(&prof, &zero);
+
+	if (!p)
+		return 0;
+	p->runs++;
+	return p->runs % TT_PROF_EVERY ? 0 : bpf_ktime_get_ns();
+}
+
+static __always_inline void prof_end(__u64 t0)
+{
+	__u32 zero = 0;
+	struct tt_prof *p;
+
+	if (!t0)
+		return;
+	p = bpf_map_lookup_elem(&prof, &zero);
+	if (p) {
+		p->ns += bpf_ktime_get_ns() - t0;
+		p->sampled++;
+	}
+}
+
 /* execveat(AT_EXECVE_CHECK) in flight: the thread's fd and path argument,
  * in task-local storage (no hashing, nothing to delete, freed with the
  * task). */
@@ -324,18 +357,24 @@ SEC("tp_btf/trusted_for_verdict")
 int BPF_PROG(tf_verdict_btf, struct file *file, int usage, int policy,
 	     int ret, unsigned int reason, unsigned int would_deny)
 {
+	__u64 t0 = prof_begin();
+
 	verdict(file, NULL, ret, policy, reason, would_deny, TT_SRC_TRUSTED_FOR,
 		0, NULL);
+	prof_end(t0);
 	return 0;
 }
 
 SEC("tracepoint/trusted_for/trusted_for_verdict")
 int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
 {
+	__u64 t0 = prof_begin();
+
 	verdict(NULL, ctx, (int)READ_INT_FIELD(ctx, ret),
 		(int)READ_INT_FIELD(ctx, policy), READ_INT_FIELD(ctx, reason),
 		READ_INT_FIELD(ctx, would_deny), TT_SRC_TRUSTED_FOR,
 		TT_EV_NO_FILE, NULL);
+	prof_end(t0);
 	return 0;
 }
 
@@ -343,17 +382,20 @@ SEC("tracepoint/syscalls/sys_enter_execveat")
 int execveat_enter(struct trace_event_raw_sys_enter *ctx)
 {
 	struct inflight *in;
+	__u64 t0;
 
 	if (!(ctx->args[4] & AT_EXECVE_CHECK))
 		return 0;
+	t0 = prof_begin();
 	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), NULL,
 				  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (!in)
-		return 0;
-	in->fd = (__s64)(int)ctx->args[0];
-	in->name = (const char *)ctx->args[1];
-	in->flags = ctx->args[4];
-	in->active = 1;
+	if (in) {
+		in->fd = (__s64)(int)ctx->args[0];
+		in->name = (const char *)ctx->args[1];
+		in->flags = ctx->args[4];
+		in->active = 1;
+	}
+	prof_end(t0);
 	return 0;
 }
 
@@ -402,11 +444,16 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 	const char *name = NULL;
 	char c = 0;
 
+	__u64 t0;
+
 	if (!in || !in->active)
 		return 0;
+	t0 = prof_begin();
 	in->active = 0;
-	if (ret == -EBADF)
+	if (ret == -EBADF) {
+		prof_end(t0);
 		return 0; /* no file, no verdict (feature probes use fd -1) */
+	}
 	/* The file is only looked at for denials (the fast path stays short).
 	 * Only an empty path names the fd itself (AT_EMPTY_PATH). */
 	if (ret != 0) {
@@ -426,5 +473,6 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 	/* Mainline always enforces everything: would-deny = denied. */
 	verdict(f, NULL, ret, -1, reason, reason, TT_SRC_EXECVE_CHECK, flags,
 		name);
+	prof_end(t0);
 	return 0;
 }

@@ -377,21 +377,27 @@ static double self_cpu(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
+/* Estimated BPF run time so far: the sampled runs' mean times all runs. */
 static void bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
 {
-	struct bpf_program *p;
+	int ncpu = libbpf_num_possible_cpus();
+	struct tt_prof *p;
+	uint64_t runs = 0, sampled = 0, sns = 0;
+	__u32 zero = 0;
 
 	*ns = *cnt = 0;
-	bpf_object__for_each_program(p, skel->obj) {
-		struct bpf_prog_info info = { 0 };
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(p);
-
-		if (fd < 0 || bpf_obj_get_info_by_fd(fd, &info, &len))
-			continue;
-		*ns += info.run_time_ns;
-		*cnt += info.run_cnt;
+	if (ncpu <= 0 || !(p = calloc(ncpu, sizeof(*p))))
+		return;
+	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.prof), &zero, p)) {
+		for (int i = 0; i < ncpu; i++) {
+			runs += p[i].runs;
+			sampled += p[i].sampled;
+			sns += p[i].ns;
+		}
 	}
+	free(p);
+	*cnt = runs;
+	*ns = sampled ? (uint64_t)((double)sns / (double)sampled * (double)runs) : 0;
 }
 
 static int tick(struct tt_app *a, struct trusttop_bpf *skel,
@@ -443,7 +449,7 @@ int main(int argc, char **argv)
 	struct utsname un;
 	char err[256] = "", err2[256] = "";
 	double last, next;
-	int norder = 0, rc = TT_EXIT_OK, stats_fd;
+	int norder = 0, rc = TT_EXIT_OK;
 	bool want_tf, want_ec, has_btf_tp, has_tp, has_ec;
 
 	a->delay = 1;
@@ -510,10 +516,6 @@ int main(int argc, char **argv)
 		a->policy = -1;
 
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, a, NULL);
-	/* BPF run-time statistics for the overhead figures cost two clock
-	 * reads per program run: TRUSTTOP_NO_BPF_STATS=1 turns them off. */
-	stats_fd = getenv("TRUSTTOP_NO_BPF_STATS") ? -1 :
-		   bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (!rb) {
 		fprintf(stderr, "trusttop: cannot set up the ring buffer: %s\n", strerror(errno));
 		trusttop_bpf__destroy(skel);
@@ -596,8 +598,6 @@ int main(int argc, char **argv)
 out:
 	if (!a->batch)
 		tt_ui_end();
-	if (stats_fd >= 0)
-		close(stats_fd);
 	ring_buffer__free(rb);
 	trusttop_bpf__destroy(skel);
 	tt_table_free(&a->interp);

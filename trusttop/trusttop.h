@@ -28,6 +28,16 @@ enum tt_source {
 #define TT_EV_NO_FILE 0x8	/* file unknown: only dev/ino or the name */
 #define TT_EV_NAME_ARG 0x10	/* path[0] is the execveat() path argument */
 
+/* Self-profiling, per CPU: every TT_PROF_EVERY-th program run is timed, so
+ * trusttop can show its own cost without enabling the kernel's global BPF
+ * run-time statistics (which would tax every BPF program on the system). */
+#define TT_PROF_EVERY 64
+struct tt_prof {
+	__u64 runs;	/* program runs */
+	__u64 sampled;	/* runs timed */
+	__u64 ns;	/* time of the timed runs */
+};
+
 /* Counting key: one interpreter (exe basename + comm) run by one uid. */
 struct tt_key {
 	__u32 uid;
