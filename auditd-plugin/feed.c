@@ -65,6 +65,7 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 
 	if (type != AUPARSE_CB_EVENT_READY || auparse_first_record(au) <= 0)
 		return;
+	f->done += auparse_get_num_records(au);
 	do {
 		switch (tf_record_parse(au, &d, &p, node, sizeof(node))) {
 		case TF_PARSE_DENIAL:
@@ -124,6 +125,8 @@ static void end_line(struct tf_feed *f)
 	} else {
 		f->line[f->len] = '\n';
 		auparse_feed(f->au, f->line, f->len + 1);
+		if (++f->fed - f->done > TF_PENDING_MAX) /* see feed.h */
+			auparse_flush_feed(f->au);
 	}
 	f->lines++;
 	f->len = 0;

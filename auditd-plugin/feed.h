@@ -18,6 +18,16 @@
 #include "aggregate.h"
 
 #define TF_LINE_MAX 16384 /* longer lines are skipped and counted */
+/*
+ * libauparse checks every pending event for completion on each record it is
+ * fed (a linear scan), so a flood of EOE-less records, all younger than the
+ * EOE timeout, costs quadratic time. Counting is per record (a 1350 record or
+ * an op=trust_policy record carries everything counted), never per event, so
+ * when more than this many records are pending the feed is flushed: pending
+ * events are completed early, possibly split from their SYSCALL/EOE records,
+ * which changes no count.
+ */
+#define TF_PENDING_MAX 256
 
 struct tf_filter {
 	int64_t since_ms, until_ms; /* inclusive bounds */
@@ -32,6 +42,8 @@ struct tf_feed {
 	size_t len;
 	bool overlong;	/* discarding the rest of an overlong line */
 	uint64_t lines;
+	uint64_t fed;	/* records given to libauparse */
+	uint64_t done;	/* records it handed back in completed events */
 };
 
 int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter);

@@ -9,6 +9,7 @@
 #include "plugin.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <poll.h>
@@ -112,6 +113,24 @@ static int save(const struct tf_agg *agg, const struct tf_config *cfg)
 	say(LOG_ERR, "cannot save %s: %s (check the directory exists and is writable)",
 	    cfg->state_file, strerror(errno));
 	return -1;
+}
+
+/* On SIGTERM, take what auditd already wrote to the pipe (at most 2 s). */
+static void drain(struct tf_feed *feed, char *buf, size_t size)
+{
+	int64_t end = now_s() + 2;
+	int fl = fcntl(STDIN_FILENO, F_GETFL);
+
+	if (fl < 0 || fcntl(STDIN_FILENO, F_SETFL, fl | O_NONBLOCK))
+		return;
+	while (now_s() < end) {
+		ssize_t r = read(STDIN_FILENO, buf, size);
+
+		if (r > 0)
+			tf_feed_bytes(feed, buf, (size_t)r);
+		else if (r == 0 || (errno != EINTR))
+			break;
+	}
 }
 
 static void usage(FILE *f)
@@ -232,6 +251,8 @@ int tf_plugin_main(int argc, char **argv)
 			last_save = now;
 		}
 	}
+	if (got_term)
+		drain(&feed, buf, sizeof(buf));
 	tf_feed_flush(&feed);
 	if (save(&agg, &cfg))
 		rc = 1;

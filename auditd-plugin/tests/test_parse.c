@@ -215,6 +215,54 @@ static void test_counted_without_eoe(void **s)
 	tf_agg_free(&a);
 }
 
+/*
+ * A dense flood (every record in the same second, beyond TF_PENDING_MAX
+ * pending), half of the 1350 records inside SYSCALL/EOE events: each record
+ * counts exactly once although the feed is flushed early (feed.h).
+ */
+static void test_dense_flood_exact(void **s)
+{
+	enum { N = 5000 };
+	struct tf_agg a;
+	struct tf_feed f;
+	char line[1024];
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL), 0);
+	for (int i = 0; i < N; i++) {
+		int n = snprintf(line, sizeof(line),
+				 "type=UNKNOWN[1350] msg=audit(2000000000.%03d:%d): usage=execution "
+				 "policy=1 reason=noexec_mount res=0 dev=00:2b ino=%d mode=0100644 "
+				 "ouid=0 ogid=0 path=\"/tmp/f%d\" ppid=1 pid=9 auid=0 uid=0 gid=0 "
+				 "euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none) ses=1 "
+				 "comm=\"sh\" exe=\"/bin/dash\"\n", i % 1000, i + 1, i, i % 10);
+
+		tf_feed_bytes(&f, line, (size_t)n);
+		if (i % 2) {
+			n = snprintf(line, sizeof(line),
+				     "type=SYSCALL msg=audit(2000000000.%03d:%d): arch=c000003e "
+				     "syscall=451 success=no exit=-13\n"
+				     "type=EOE msg=audit(2000000000.%03d:%d): \n",
+				     i % 1000, i + 1, i % 1000, i + 1);
+			tf_feed_bytes(&f, line, (size_t)n);
+		}
+	}
+	tf_feed_flush(&f);
+	assert_int_equal(a.denials, N);
+	assert_int_equal(a.dim[TF_DIM_FILE].n, 10);
+	for (int k = 0; k < 10; k++) {
+		char p[16];
+
+		snprintf(p, sizeof(p), "/tmp/f%d", k);
+		assert_int_equal(hits(&a, TF_DIM_FILE, p, strlen(p)), N / 10);
+	}
+	assert_int_equal(a.malformed, 0);
+	assert_int_equal(a.bad_lines, 0);
+	tf_feed_free(&f);
+	tf_agg_free(&a);
+}
+
 static void test_overlong_line(void **s)
 {
 	struct tf_agg a;
@@ -319,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_time_filter),
 		cmocka_unit_test(test_malformed_counted),
 		cmocka_unit_test(test_counted_without_eoe),
+		cmocka_unit_test(test_dense_flood_exact),
 		cmocka_unit_test(test_overlong_line),
 		cmocka_unit_test(test_vm_captured),
 		cmocka_unit_test(test_line_shape),
