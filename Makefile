@@ -43,7 +43,25 @@ uninstall:
 	set -e; for d in $(TOOL_DIRS); do $(MAKE) -C $$d uninstall; done
 	rm -f $(DESTDIR)$(or $(PREFIX),/usr/local)/share/man/man2/trusted_for.2
 
+# make deb: Debian packages of the userspace parts (debian/) into build/deb/,
+# built by dpkg-buildpackage from a copy of the tree (build/deb/src/trustfor);
+# tested by tests/deb/check.sh (install in a debootstrap'd chroot).
+DEB_SRC := build/deb/src/trustfor
+deb:
+	rm -rf build/deb/src build/deb/*.deb
+	mkdir -p $(DEB_SRC)
+	rsync -a --exclude=/build/ --exclude=/.git/ ./ $(DEB_SRC)/
+	@echo "deb: dpkg-buildpackage -us -uc -b in $(DEB_SRC) (log: build/deb/build.log)"
+	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b > ../../build.log 2>&1 || \
+		{ tail -40 ../../build.log; echo "deb: failed, see build/deb/build.log" >&2; exit 1; }
+	cp build/deb/src/*.deb build/deb/
+	@if command -v lintian > /dev/null; then \
+		lintian --info build/deb/src/*.changes > build/deb/lintian.log 2>&1; \
+		echo "deb: lintian: $$(grep -c '^[EW]:' build/deb/lintian.log) errors/warnings (build/deb/lintian.log)"; \
+	fi
+	@ls -1 build/deb/*.deb
+
 clean:
 	rm -rf build
 
-.PHONY: all kernel tools check demo deps install uninstall clean
+.PHONY: all kernel tools check demo deps install uninstall deb clean
