@@ -11,6 +11,8 @@ TRUSTTOP=$U/trusttop/trusttop
 PY=$U/interpreters/trusted-python3
 DASH=$U/interpreters/trusted-dash
 export LC_ALL=C.UTF-8 TZ=UTC
+# /var/lib is read-only in the VM: keep policyctl's rollback record in /run.
+export POLICYCTL_STATE=/run/policyctl/last-apply
 
 bold=$(printf '\033[1m') off=$(printf '\033[0m')
 [ -t 1 ] || bold= off=
