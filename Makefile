@@ -52,12 +52,14 @@ deb:
 	mkdir -p $(DEB_SRC)
 	rsync -a --exclude=/build/ --exclude=/.git/ ./ $(DEB_SRC)/
 	@echo "deb: dpkg-buildpackage -us -uc -b in $(DEB_SRC) (log: build/deb/build.log)"
-	cd $(DEB_SRC) && dpkg-buildpackage -us -uc -b > ../../build.log 2>&1 || \
+	cd $(DEB_SRC) && env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		dpkg-buildpackage -us -uc -b > ../../build.log 2>&1 || \
 		{ tail -40 ../../build.log; echo "deb: failed, see build/deb/build.log" >&2; exit 1; }
 	cp build/deb/src/*.deb build/deb/
 	@if command -v lintian > /dev/null; then \
-		lintian --info build/deb/src/*.changes > build/deb/lintian.log 2>&1; \
-		echo "deb: lintian: $$(grep -c '^[EW]:' build/deb/lintian.log) errors/warnings (build/deb/lintian.log)"; \
+		lintian --pedantic --display-info build/deb/src/*.changes > build/deb/lintian.log 2>&1; \
+		echo "deb: lintian: $$(grep -c '^[EW]:' build/deb/lintian.log) errors/warnings," \
+			"$$(grep -c '^[IP]:' build/deb/lintian.log) info/pedantic (build/deb/lintian.log)"; \
 	fi
 	@ls -1 build/deb/*.deb
 
