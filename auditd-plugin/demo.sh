@@ -13,7 +13,7 @@ fi
 SUITE=demo
 . auditd-plugin/tests/vm-common.inc
 need
-say() { printf '\n$ %s\n' "$*"; "$@"; }
+say() { printf '\n$ %s\n' "$(printf '%s' "$*" | cat -v)"; "$@"; }
 
 D=$(mktemp -d /tmp/tf-demo.XXXXXX)
 setup_auditd "$D/audit" 5
