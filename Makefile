@@ -22,6 +22,7 @@ build/kernel/bzImage: $(KERNEL_INPUTS)
 tools:
 	$(MAKE) -C lib
 	set -e; for d in $(TOOL_DIRS); do $(MAKE) -C $$d; done
+	$(MAKE) -C auditd-plugin vm
 
 check: kernel tools
 	tests/run
