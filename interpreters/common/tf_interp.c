@@ -52,7 +52,7 @@ void tfi_explain(int fd, char *reason, size_t len)
 	enum tf_backend be = tf_backend_detect();
 	unsigned int mask = TF_POLICY_EXEC_MOUNT | TF_POLICY_EXEC_FILE;
 	struct stat st;
-	int policy;
+	int policy, noexec;
 
 	if (!len)
 		return;
@@ -66,10 +66,13 @@ void tfi_explain(int fd, char *reason, size_t len)
 	}
 	if (!S_ISREG(st.st_mode))
 		append(reason, len, "not a regular file");
-	if ((mask & TF_POLICY_EXEC_MOUNT) && on_noexec_mount(fd))
+	noexec = on_noexec_mount(fd);
+	if ((mask & TF_POLICY_EXEC_MOUNT) && noexec)
 		append(reason, len, "on a noexec mount");
+	/* access(X_OK) fails on any noexec mount: judge by the mode there. */
 	if ((mask & TF_POLICY_EXEC_FILE) && S_ISREG(st.st_mode) &&
-	    lacks_exec_perm(fd, &st))
+	    (noexec ? !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) :
+		      lacks_exec_perm(fd, &st)))
 		append(reason, len, "no execute permission");
 	if (!reason[0])
 		append(reason, len, "not trusted by the kernel's policy");

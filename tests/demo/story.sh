@@ -19,7 +19,8 @@ bold=$(printf '\033[1m') off=$(printf '\033[0m')
 step=0
 # shows STORY-LINE: one line saying what the next command shows
 shows() { step=$((step + 1)); printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"; }
-run() { printf '$ %s\n' "$*"; "$@"; rc=$?; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0; }
+# (output through a pipe: in order, and no progress lines in the story)
+run() { printf '$ %s\n' "$*"; "$@" 2>&1 | cat; rc=${PIPESTATUS[0]}; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0; }
 
 for b in "$POLICYCTL" "$TRUSTTOP" "$PY" "$DASH"; do
 	[ -x "$b" ] || { echo "demo: $b is missing: run 'make tools' on the host" >&2; exit 1; }
@@ -38,7 +39,9 @@ shows "Is trusted_for in this kernel, and what does the policy do now?"
 run "$POLICYCTL" status
 
 # --- A system that strict enforcement would break ---------------------
-mkdir -p /srv/tools /home /run/uploads
+# The VM's / is the host's, read-only: stage on tmpfs mounts.
+mount -t tmpfs -o mode=0755 srv /srv
+mkdir -p /srv/tools /run/uploads
 mount -t tmpfs -o noexec,mode=0755 tools /srv/tools
 mount -t tmpfs -o mode=0755 home /home
 useradd -m -d /home/alice alice 2>/dev/null || true
@@ -53,9 +56,16 @@ chown -R alice: /home/alice/bin
 mkdir -p /tmp/vendor-setup
 printf '#!/bin/sh\necho "setup: configured"\n' > /tmp/vendor-setup/setup.sh
 chmod 0644 /tmp/vendor-setup/setup.sh
-PATHS=(--path /srv/tools --path /home --path /tmp/vendor-setup --path /usr/lib/python3.11)
+# Python interprets its standard library and, at start, the .pth files and
+# modules of its site directories: all mode 0644 on Debian.
+PYDIRS=()
+for d in /usr/lib/python3.11 /usr/local/lib/python3.11/dist-packages /usr/lib/python3/dist-packages; do
+	[ -d "$d" ] && PYDIRS+=("$d")
+done
+PATHS=(--path /srv/tools --path /home --path /tmp/vendor-setup)
+for d in "${PYDIRS[@]}"; do PATHS+=(--path "$d"); done
 
-shows "The staged system: scripts on a noexec mount, a non-executable script in a home, a tool's script in /tmp, and Debian's Python standard library (mode 0644)"
+shows "The staged system: scripts on a noexec mount, a non-executable script in a home, a tool's script in /tmp; Python's library directories are mode 0644"
 ls -l /srv/tools /home/alice/bin /tmp/vendor-setup | sed 's/^/  /'
 grep -E ' /srv/tools | /home ' /proc/self/mounts | sed 's/^/  /'
 
@@ -66,15 +76,19 @@ shows "Apply policy 3: refused, because the dry-run predicts denials"
 run "$POLICYCTL" apply --policy 3 "${PATHS[@]}"
 echo "fs.trust_policy is still $(cat /proc/sys/fs/trust_policy)"
 
-shows "The fixes: remount /srv/tools exec, make alice's and the tool's scripts executable, an executable copy of the Python standard library"
+shows "The fixes: remount /srv/tools exec, make alice's and the tool's scripts executable, executable copies of Python's library directories"
 run mount -o remount,exec /srv/tools
 run chmod 0755 /home/alice/bin/cleanup.py /tmp/vendor-setup/setup.sh
-mkdir -p /run/pylib
-cp -a /usr/lib/python3.11/. /run/pylib/ 2>/dev/null
-find /run/pylib -name '*.py' -exec chmod a+x {} +
-run mount --bind /run/pylib /usr/lib/python3.11
+n=0
+for d in "${PYDIRS[@]}"; do
+	n=$((n + 1))
+	mkdir -p "/run/py$n"
+	cp -a "$d/." "/run/py$n/" 2>/dev/null
+	find "/run/py$n" -type f -exec chmod a+x {} +
+	run mount --bind "/run/py$n" "$d"
+done
 
-shows "Dry-run again, then apply: nothing would break now"
+shows "Dry-run again, then apply: nothing would break now, so the policy is set"
 run "$POLICYCTL" check --policy 3 "${PATHS[@]}"
 run "$POLICYCTL" apply --policy 3 "${PATHS[@]}"
 
