@@ -5,7 +5,8 @@
 #   make check      every test suite (host + VM); last line "N passed, N failed"
 #   make demo       the end-to-end story in the VM
 #   make install    PREFIX=/usr/local DESTDIR=
-#   make deps       install the Debian packages everything needs (root)
+#   make deps       install the Debian packages everything needs (root;
+#                   make check and make demo do it first)
 
 TOOL_DIRS := $(patsubst %/Makefile,%,$(wildcard policyctl/Makefile \
 	auditd-plugin/Makefile trusttop/Makefile interpreters/Makefile))
@@ -24,10 +25,12 @@ tools:
 	set -e; for d in $(TOOL_DIRS); do $(MAKE) -C $$d; done
 	$(MAKE) -C auditd-plugin vm
 
-check: kernel tools
+check: deps
+	$(MAKE) kernel tools
 	tests/run
 
-demo: kernel tools
+demo: deps
+	$(MAKE) kernel tools
 	tests/demo/run
 
 deps:
