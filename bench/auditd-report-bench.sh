@@ -1,0 +1,110 @@
+#!/bin/sh
+# Benchmark (not a test) of audisp-trusted-for (issue 4, "Benchmark"):
+#  - a generated audit.log of N trusted_for denials in the kernel's exact
+#    format (bench/gen-audit-log.c; by default every record a distinct path);
+#  - the offline report `audisp-trusted-for report --input LOG` against
+#    `ausearch -m 1350 --raw -if LOG`, same file, same run, rounds interleaved;
+#    goal: report median <= 0.2 x ausearch median;
+#  - the plugin's live throughput (the log fed on stdin, records/s) and its
+#    peak RSS (goal <= 64 MiB after 1M distinct paths); its final state must
+#    count exactly N denials.
+# Needs gcc, ausearch (auditd), /usr/bin/time (package time) and the plugin:
+#   make -C auditd-plugin
+# usage: bench/auditd-report-bench.sh [N] [ROUNDS] [DISTINCT_PATHS]
+#   N default 1000000, ROUNDS default 3, DISTINCT_PATHS default N.
+#   BENCH_DIR: where the log goes (default a temporary directory on /dev/shm,
+#   else build/bench); TF_BUILD: build directory (default build/user).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+N=${1:-1000000}
+ROUNDS=${2:-3}
+PATHS=${3:-$N}
+TF_BUILD=${TF_BUILD:-build/user}
+PLUGIN=$TF_BUILD/auditd-plugin/audisp-trusted-for
+GEN=build/bench/gen-audit-log
+
+[ -x "$PLUGIN" ] || { echo "bench: no $PLUGIN: run 'make -C auditd-plugin' first" >&2; exit 2; }
+command -v ausearch > /dev/null || { echo "bench: no ausearch (apt-get install auditd)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench: no /usr/bin/time (apt-get install time)" >&2; exit 2; }
+
+mkdir -p build/bench || exit 1
+if [ ! -x "$GEN" ] || [ bench/gen-audit-log.c -nt "$GEN" ]; then
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$GEN" bench/gen-audit-log.c || exit 1
+fi
+
+if [ -n "${BENCH_DIR:-}" ]; then
+	mkdir -p "$BENCH_DIR" && D=$(mktemp -d "$BENCH_DIR/tf-report-bench.XXXXXX")
+elif [ -d /dev/shm ] && [ -w /dev/shm ]; then
+	D=$(mktemp -d /dev/shm/tf-report-bench.XXXXXX)
+else
+	D=$(mktemp -d "$PWD/build/bench/tf-report-bench.XXXXXX")
+fi || exit 1
+trap 'rm -rf "$D"' EXIT
+trap 'exit 130' INT TERM
+LOG=$D/audit.log
+
+echo "bench: generating $N records ($PATHS distinct paths) into $LOG"
+"$GEN" -n "$N" -p "$PATHS" -o "$LOG" 2> "$D/gen.err" || { cat "$D/gen.err" >&2; exit 1; }
+cat "$D/gen.err"
+LINES=$(wc -l < "$LOG")
+MIB=$(du -m "$LOG" | cut -f1)
+
+now() { date +%s.%N; }
+elapsed() { echo "$1 $2" | awk '{printf "%.3f\n", $2 - $1}'; }
+# min and median of the numbers in a file
+minmed() { sort -g "$1" | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f %.3f\n", v[1], m}'; }
+
+: > "$D/t.report"; : > "$D/t.ausearch"
+for r in $(seq "$ROUNDS"); do
+	t0=$(now)
+	/usr/bin/time -f %M -o "$D/rss.report" "$PLUGIN" report --input "$LOG" > "$D/report.txt" ||
+		{ echo "bench: report failed" >&2; exit 1; }
+	t1=$(now)
+	/usr/bin/time -f %M -o "$D/rss.ausearch" ausearch -m 1350 --raw -if "$LOG" > /dev/null ||
+		{ echo "bench: ausearch failed" >&2; exit 1; }
+	t2=$(now)
+	a=$(elapsed "$t0" "$t1"); b=$(elapsed "$t1" "$t2")
+	echo "$a" >> "$D/t.report"; echo "$b" >> "$D/t.ausearch"
+	echo "round $r: report ${a}s, ausearch ${b}s"
+done
+set -- $(minmed "$D/t.report"); REP_MIN=$1; REP_MED=$2
+set -- $(minmed "$D/t.ausearch"); AUS_MIN=$1; AUS_MED=$2
+REP_DENIALS=$(sed -n 's/^Number of denials: //p' "$D/report.txt")
+REP_RSS=$(tail -n 1 "$D/rss.report")
+
+# The plugin, as auditd runs it, with its own config and state directory.
+mkdir "$D/state"
+cat > "$D/plugin.conf" << EOF
+state_file = $D/state/state.json
+save_interval = 60
+capacity = 4096
+eoe_timeout = 2
+EOF
+t0=$(now)
+/usr/bin/time -v -o "$D/time.plugin" "$PLUGIN" -c "$D/plugin.conf" < "$LOG" 2> "$D/plugin.err" ||
+	{ echo "bench: plugin failed" >&2; cat "$D/plugin.err" "$D/time.plugin" >&2; exit 1; }
+t1=$(now)
+PL_S=$(elapsed "$t0" "$t1")
+PL_RATE=$(echo "$LINES $PL_S" | awk '{printf "%.0f\n", $1 / $2}')
+PL_KIB=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$D/time.plugin")
+PL_MIB=$(echo "$PL_KIB" | awk '{printf "%.1f\n", $1 / 1024}')
+PL_DENIALS=$("$PLUGIN" report --state "$D/state/state.json" | sed -n 's/^Number of denials: //p')
+
+RATIO=$(echo "$REP_MED $AUS_MED" | awk '{printf "%.2f\n", $1 / $2}')
+RATIO_MIN=$(echo "$REP_MIN $AUS_MIN" | awk '{printf "%.2f\n", $1 / $2}')
+verdict() { echo "$1 $2" | awk '{print ($1 <= $2) ? "met" : "MISSED"}'; }
+exact() { [ "$1" = "$N" ] && echo "exact" || echo "WRONG (expected $N)"; }
+
+echo
+echo "audisp-trusted-for benchmark: N=$N denials, $PATHS distinct paths,"
+echo "  $LINES lines / $MIB MiB in $LOG, $ROUNDS rounds, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+printf '%-50s %-16s %s\n' "measure" "value" "goal"
+printf '%-50s %-16s %s\n' "report --input LOG, s (min / median)" "$REP_MIN / $REP_MED" ""
+printf '%-50s %-16s %s\n' "ausearch -m 1350 --raw -if LOG, s (min / median)" "$AUS_MIN / $AUS_MED" ""
+printf '%-50s %-16s %s\n' "ratio report/ausearch (median; min)" "$RATIO; $RATIO_MIN" "<= 0.2 ($(verdict "$RATIO" 0.2))"
+printf '%-50s %-16s %s\n' "report peak RSS, MiB" "$(echo "$REP_RSS" | awk '{printf "%.1f", $1 / 1024}')" ""
+printf '%-50s %-16s %s\n' "report denials" "$REP_DENIALS" "$(exact "$REP_DENIALS")"
+printf '%-50s %-16s %s\n' "plugin on stdin: wall s" "$PL_S" ""
+printf '%-50s %-16s %s\n' "plugin throughput, records/s" "$PL_RATE" ""
+printf '%-50s %-16s %s\n' "plugin peak RSS, MiB" "$PL_MIB" "<= 64 ($(verdict "$PL_MIB" 64))"
+printf '%-50s %-16s %s\n' "plugin state denials" "$PL_DENIALS" "$(exact "$PL_DENIALS")"

@@ -1,0 +1,310 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * gen-audit-log: writes a synthetic audit.log of trusted_for denials, in the
+ * exact layout auditd 3.0.9 (log_format = ENRICHED) writes the patched
+ * kernel's records (see tests/data/audit-vm-captured.log):
+ *
+ *   type=UNKNOWN[1350] msg=audit(SEC.MS:SERIAL): usage=execution policy=3
+ *   reason=noexec_mount res=0 dev=00:19 ino=2 mode=0100755 ouid=0 ogid=0
+ *   path=<untrusted> ppid= pid= auid= uid= gid= euid= suid= fsuid= egid= sgid=
+ *   fsgid= tty=(none) ses= comm=<untrusted> exe=<untrusted>\x1dOUID="root" ...
+ *
+ *   type=CONFIG_CHANGE msg=audit(SEC.MS:SERIAL): op=trust_policy old=0 new=3
+ *   auid= ses= res=1\x1dAUID="unset"
+ *
+ * Untrusted strings are quoted, or upper-case hex when they hold '"', a byte
+ * < 0x21 or > 0x7e (the kernel's audit_log_untrustedstring()).
+ * Each record is its own event (no syscall rule matched: no SYSCALL, no EOE).
+ *
+ * usage: gen-audit-log [-n RECORDS] [-p DISTINCT_PATHS] [-c CONFIG_EVERY]
+ *                      [-x HOSTILE_EVERY] [-H NODES] [-r] [-s SEED] [-o FILE]
+ *   -n  denial records (type 1350), default 1000000
+ *   -p  distinct file paths, used in turn; default = RECORDS (every
+ *       record a new path)
+ *   -c  one CONFIG_CHANGE op=trust_policy record after every C denials
+ *       (default 100000; 0: none); they come on top of the N denials
+ *   -x  one path in X is a hostile name (control bytes, space, 0xff, '"'),
+ *       hex-encoded by the kernel (default 50; 0: none)
+ *   -H  prefix records with node=hostK (K < NODES), as a fleet's aggregating
+ *       auditd writes them (default 0: local records, no node=)
+ *   -r  RAW log_format (no \x1d-separated interpreted fields)
+ *   -s  PRNG seed (default 1); the output is a function of the options
+ * A summary line goes to stderr.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void) /* xorshift64* */
+{
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 2685821657736338717ULL;
+}
+
+static uint64_t mix(uint64_t x) /* splitmix64 finaliser: per-path attributes */
+{
+	x += 0x9e3779b97f4a7c15ULL;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebULL;
+	return x ^ (x >> 31);
+}
+
+struct interp {
+	const char *exe;
+	const char *comm; /* what the kernel keeps: basename, at most 15 bytes */
+};
+
+static const struct interp interps[] = {
+	{ "/usr/bin/python3.11", "python3.11" },
+	{ "/usr/bin/perl", "perl" },
+	{ "/usr/bin/dash", "dash" },
+	{ "/usr/local/bin/trusted-python3", "trusted-python3" },
+	{ "/usr/bin/ruby3.1", "ruby3.1" },
+	{ "/opt/my tools/bin/lua\tx", "lua\tx" }, /* hex-encoded exe and comm */
+};
+#define NINTERP (sizeof(interps) / sizeof(interps[0]))
+
+struct user {
+	unsigned uid, gid;
+	const char *name, *group;
+};
+
+static const struct user users[] = {
+	{ 0, 0, "root", "root" },
+	{ 1000, 1000, "alice", "alice" },
+	{ 1001, 1001, "bob", "bob" },
+	{ 33, 33, "www-data", "www-data" },
+	{ 65534, 65534, "nobody", "nogroup" },
+};
+#define NUSER (sizeof(users) / sizeof(users[0]))
+
+struct mount {
+	const char *dev;
+	const char *dir;
+};
+
+static const struct mount mounts[] = {
+	{ "00:19", "/tmp" }, { "00:1a", "/dev/shm" }, { "08:01", "/home" },
+	{ "00:2c", "/srv/uploads" }, { "08:11", "/mnt/usb" },
+};
+#define NMOUNT (sizeof(mounts) / sizeof(mounts[0]))
+
+static const char *const hostile[] = {
+	"evil\n\x1b[31mred%" PRIu64 ".py", "bad\xff\xfe%" PRIu64 ".pl",
+	"has space \xc3\xbc%" PRIu64 ".lua", "quo\"te%" PRIu64 ".sh",
+	"tab\there%" PRIu64 ".rb", "\x7f" "del%" PRIu64 ".sh",
+};
+#define NHOSTILE (sizeof(hostile) / sizeof(hostile[0]))
+
+static const char *const exts[] = { "py", "pl", "sh", "rb", "lua" };
+
+static void untrusted(FILE *f, const char *s)
+{
+	const unsigned char *p;
+
+	for (p = (const unsigned char *)s; *p; p++)
+		if (*p == '"' || *p < 0x21 || *p > 0x7e)
+			break;
+	if (!*p) {
+		fprintf(f, "\"%s\"", s);
+		return;
+	}
+	for (p = (const unsigned char *)s; *p; p++) {
+		static const char hx[] = "0123456789ABCDEF";
+
+		putc(hx[*p >> 4], f);
+		putc(hx[*p & 15], f);
+	}
+}
+
+static void name_of(char *buf, size_t size, unsigned id)
+{
+	for (size_t i = 0; i < NUSER; i++)
+		if (users[i].uid == id) {
+			snprintf(buf, size, "%s", users[i].name);
+			return;
+		}
+	snprintf(buf, size, "unknown(%u)", id);
+}
+
+static uint64_t num(const char *s, const char *opt)
+{
+	char *end;
+	unsigned long long v;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || !*s || *end || *s == '-') {
+		fprintf(stderr, "gen-audit-log: bad number for %s: %s\n", opt, s);
+		exit(2);
+	}
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	uint64_t n = 1000000, paths = 0, cfg_every = 100000, hostile_every = 50;
+	uint64_t nodes = 0, seed = 1, cfg_records = 0, hex_paths = 0;
+	bool raw = false;
+	const char *out = NULL;
+	int c;
+
+	while ((c = getopt(argc, argv, "n:p:c:x:H:rs:o:h")) != -1) {
+		switch (c) {
+		case 'n': n = num(optarg, "-n"); break;
+		case 'p': paths = num(optarg, "-p"); break;
+		case 'c': cfg_every = num(optarg, "-c"); break;
+		case 'x': hostile_every = num(optarg, "-x"); break;
+		case 'H': nodes = num(optarg, "-H"); break;
+		case 'r': raw = true; break;
+		case 's': seed = num(optarg, "-s"); break;
+		case 'o': out = optarg; break;
+		default:
+			fprintf(stderr, "usage: gen-audit-log [-n RECORDS] [-p DISTINCT_PATHS] "
+					"[-c CONFIG_EVERY] [-x HOSTILE_EVERY] [-H NODES] [-r] "
+					"[-s SEED] [-o FILE]\n");
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (optind != argc) {
+		fprintf(stderr, "gen-audit-log: unexpected argument %s\n", argv[optind]);
+		return 2;
+	}
+	if (!paths || paths > n)
+		paths = n ? n : 1;
+	if (out && !freopen(out, "w", stdout)) {
+		fprintf(stderr, "gen-audit-log: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	static char obuf[1 << 20];
+	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
+	rng_state = mix(seed) | 1;
+
+	FILE *f = stdout;
+	uint64_t ms = 1796286225861ULL; /* same epoch as the captured log */
+	uint64_t serial = 7;
+	unsigned policy = 0;
+	char path[512], name[256], a1[32], a2[32];
+
+	for (uint64_t i = 0; i <= n; i++) {
+		/* policy change: first record, then every cfg_every denials */
+		if (i < n && (i == 0 || (cfg_every && i % cfg_every == 0))) {
+			unsigned old = policy, nw, auid;
+			uint64_t ses;
+			int res = 1;
+			uint64_t r = rnd();
+
+			auid = r & 1 ? 4294967295u : 1000;
+			ses = auid == 4294967295u ? 4294967295u : 3 + (r >> 8) % 50;
+			if (i && r % 5 == 0) { /* refused write, as in the captured log */
+				nw = 7;
+				res = 0;
+			} else {
+				nw = i ? 1 + (unsigned)(r >> 16) % 3 : 3;
+				policy = nw;
+			}
+			if (nodes)
+				fprintf(f, "node=host%" PRIu64 " ", (r >> 24) % nodes);
+			fprintf(f, "type=CONFIG_CHANGE msg=audit(%" PRIu64 ".%03u:%" PRIu64
+				   "): op=trust_policy old=%u new=%u auid=%u ses=%" PRIu64
+				   " res=%d",
+				ms / 1000, (unsigned)(ms % 1000), serial++, old, nw, auid, ses, res);
+			if (!raw) {
+				name_of(a1, sizeof(a1), auid);
+				fprintf(f, "\x1d" "AUID=\"%s\"",
+					auid == 4294967295u ? "unset" : a1);
+			}
+			putc('\n', f);
+			cfg_records++;
+			ms += 1 + rnd() % 5;
+		}
+		if (i == n)
+			break;
+
+		uint64_t r = rnd();
+		uint64_t pi = i % paths;           /* which file */
+		uint64_t h = mix(pi ^ (seed << 40)); /* its fixed attributes */
+		const struct mount *m = &mounts[h % NMOUNT];
+		const struct user *owner = &users[(h >> 8) % NUSER];
+		const struct user *u = &users[(r >> 8) % NUSER];
+		const struct interp *in = &interps[(r >> 16) % NINTERP];
+		const char *reason, *mode;
+		unsigned pol = policy ? policy : 3;
+
+		/* the reason agrees with the policy and the file's mode */
+		switch ((h >> 16) % 16) {
+		case 0: reason = "not_regular"; mode = "0010644"; break;
+		case 1: reason = "pseudo_fs"; mode = "0100444"; break;
+		case 2: case 3: case 4: reason = "noexec_mount,file_perm"; mode = "0100644"; break;
+		case 5: case 6: case 7: case 8: reason = "file_perm"; mode = "0100644"; break;
+		default: reason = "noexec_mount"; mode = "0100755"; break;
+		}
+		if (pol == 1 && !strcmp(reason, "noexec_mount,file_perm"))
+			reason = "noexec_mount";
+		else if (pol == 1 && !strcmp(reason, "file_perm"))
+			reason = "noexec_mount", mode = "0100644";
+		else if (pol == 2 && !strncmp(reason, "noexec_mount", 12))
+			reason = "file_perm", mode = "0100644";
+
+		if (hostile_every && (h >> 24) % hostile_every == 0) {
+			snprintf(name, sizeof(name), hostile[(h >> 32) % NHOSTILE], pi);
+			hex_paths++;
+		} else {
+			snprintf(name, sizeof(name), "script%07" PRIu64 ".%s", pi,
+				 exts[(h >> 32) % 5]);
+		}
+		snprintf(path, sizeof(path), "%s/%s/d%02u/%s", m->dir, owner->name,
+			 (unsigned)((h >> 40) % 100), name);
+
+		unsigned auid = u->uid ? u->uid : 4294967295u;
+		uint64_t ses = u->uid ? 1 + (r >> 24) % 40 : 4294967295u;
+		unsigned pid = 300 + (unsigned)((r >> 32) % 4000000);
+		unsigned ppid = 1 + (unsigned)((r >> 40) % 4000);
+
+		if (nodes)
+			fprintf(f, "node=host%" PRIu64 " ", (r >> 48) % nodes);
+		fprintf(f, "type=UNKNOWN[1350] msg=audit(%" PRIu64 ".%03u:%" PRIu64
+			   "): usage=execution policy=%u reason=%s res=0 dev=%s ino=%" PRIu64
+			   " mode=%s ouid=%u ogid=%u path=",
+			ms / 1000, (unsigned)(ms % 1000), serial++, pol, reason, m->dev,
+			12 + pi, mode, owner->uid, owner->gid);
+		untrusted(f, path);
+		fprintf(f, " ppid=%u pid=%u auid=%u uid=%u gid=%u euid=%u suid=%u fsuid=%u"
+			   " egid=%u sgid=%u fsgid=%u tty=(none) ses=%" PRIu64 " comm=",
+			ppid, pid, auid, u->uid, u->gid, u->uid, u->uid, u->uid, u->gid,
+			u->gid, u->gid, ses);
+		untrusted(f, in->comm);
+		fputs(" exe=", f);
+		untrusted(f, in->exe);
+		if (!raw) {
+			name_of(a1, sizeof(a1), auid);
+			snprintf(a2, sizeof(a2), "%s", auid == 4294967295u ? "unset" : a1);
+			fprintf(f, "\x1d" "OUID=\"%s\" OGID=\"%s\" AUID=\"%s\" UID=\"%s\""
+				   " GID=\"%s\" EUID=\"%s\" SUID=\"%s\" FSUID=\"%s\""
+				   " EGID=\"%s\" SGID=\"%s\" FSGID=\"%s\"",
+				owner->name, owner->group, a2, u->name, u->group, u->name,
+				u->name, u->name, u->group, u->group, u->group);
+		}
+		putc('\n', f);
+		ms += rnd() % 5; /* ~2 ms apart: 1M records span ~33 minutes */
+	}
+	if (fflush(f) || ferror(f)) {
+		fprintf(stderr, "gen-audit-log: write error: %s\n", strerror(errno));
+		return 1;
+	}
+	fprintf(stderr, "gen-audit-log: %" PRIu64 " denials (type 1350), %" PRIu64
+			" distinct paths, %" PRIu64 " hostile-name records, %" PRIu64
+			" CONFIG_CHANGE records\n",
+		n, paths, hex_paths, cfg_records);
+	return 0;
+}
