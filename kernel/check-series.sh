@@ -16,7 +16,7 @@ build=1
 fail=0
 while read -r p; do
 	case $p in ''|'#'*) continue ;; esac
-	out=$("$src/scripts/checkpatch.pl" --strict -q "$top/kernel/patches/$p" 2>&1 |
+	out=$(cd "$src" && scripts/checkpatch.pl --strict "$top/kernel/patches/$p" 2>&1 |
 		grep -E '^total:' || true)
 	case $out in
 	*" 0 errors, 0 warnings"*) echo "checkpatch OK   $p ($out)" ;;
