@@ -7,33 +7,10 @@ SUITE=interp-dash
 TF_TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$TF_TOP/interpreters/tests/lib.sh"
 
-POLICY=/proc/sys/fs/trust_policy
 d() { $CLEANENV "$DASH" "$@"; }
 
-t_eq "kernel answers with trusted_for(2)" trusted_for "$("$TFRUN" --backend)"
-[ -w "$POLICY" ] || { t_fail "$POLICY is writable"; t_done "$SUITE"; exit 1; }
-old_policy=$(cat "$POLICY")
-
-iv() {
-	if [ "$rc" = 0 ] && [ "$out" = "$2" ]; then
-		echo allow
-	elif [ "$rc" = 126 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
-	     case $err in *"$1: refused to interpret"*) true ;; *) false ;; esac; then
-		echo deny
-	else
-		echo "unexpected(rc=$rc out=$out err=$err)"
-	fi
-}
-same() {
-	k=$("$VERDICT" "$2")
-	t_eq "policy $P: $1: shell agrees with kernel ($k)" "$k" "$(iv "$2" "$3")"
-}
-kexp() {
-	want=allow
-	[ "$3" = 1 ] && [ $((P & 1)) = 1 ] && want=deny
-	[ "$4" = 1 ] && [ $((P & 2)) = 2 ] && want=deny
-	t_eq "policy $P: $1: kernel verdict per policy bits" "$want" "$("$VERDICT" "$2")"
-}
+WHO=shell
+. "$TF_TOP/interpreters/tests/vm-lib.sh"
 
 printf 'echo "ran $1"\n' > "$X/ok.sh"; chmod 755 "$X/ok.sh"
 cp -p "$X/ok.sh" "$NX/ok.sh"
