@@ -1,24 +1,51 @@
 #!/bin/sh
 # Run a TAP-producing test (kselftest harness, cmocka in TAP mode) and print
 # its result line:  RESULT <suite> <passed> <failed> <skipped>
-# "ok ... # SKIP" lines are skipped tests, not passes.  A run that crashes
-# or reports nothing counts as one failure.
+#  - "ok N ... # SKIP reason" and "not ok N ... # SKIP reason" are skipped
+#    tests (cmocka writes the latter); each is also printed as
+#    "SKIPPED <suite>: <test> <reason>" so that tests/run can list it.
+#  - The plan lines ("1..N", summed over cmocka's groups) must match the
+#    tests counted: a run that dies part-way shows as failed, not as fewer
+#    passes.  A run with no plan, no test, or a non-zero exit with no
+#    failing test reported, counts as one failure.
 # usage: tap-result.sh SUITE CMD [ARGS...]
 suite=$1; shift
 out=$(mktemp)
 CMOCKA_MESSAGE_OUTPUT=TAP "$@" > "$out" 2>&1; rc=$?
 cat "$out"
-skip=$(grep -c -E '^ok [0-9]*.*# (SKIP|skip)' "$out")
-ok=$(grep -c -E '^ok ' "$out")
-pass=$((ok - skip))
-fail=$(grep -c -E '^not ok ' "$out")
+# Only top-level TAP lines count (kselftest's nested "# ok" lines do not).
+awk -v suite="$suite" -v rc="$rc" '
+	/^1\.\.[0-9]+/ { split($1, p, "\\.\\."); plan += p[2]; plans++; next }
+	/^(not )?ok( |$)/ {
+		n++
+		if ($0 ~ /#[ \t]*(SKIP|skip)/) {
+			skip++
+			line = $0
+			sub(/^(not )?ok[ \t]+[0-9]*[ \t]*(-[ \t]*)?/, "", line)
+			gsub(/[ \t]*#[ \t]*(SKIP|skip)[ \t]*/, ": ", line)
+			printf "SKIPPED %s: %s\n", suite, line
+		} else if ($0 ~ /^not ok/) {
+			fail++
+		} else {
+			pass++
+		}
+	}
+	END {
+		if (plans == 0) {
+			printf "# %s: no TAP plan (1..N) printed\n", suite > "/dev/stderr"
+			fail++
+		} else if (n != plan) {
+			printf "# %s: planned %d tests, ran %d\n", suite, plan, n > "/dev/stderr"
+			fail += (plan > n) ? plan - n : 1
+		}
+		if (rc != 0 && fail == 0) {
+			printf "# %s: exited %d with no failing test reported\n", suite, rc > "/dev/stderr"
+			fail = 1
+		}
+		if (n == 0 && fail == 0) {
+			printf "# %s: no test ran\n", suite > "/dev/stderr"
+			fail = 1
+		}
+		printf "RESULT %s %d %d %d\n", suite, pass, fail, skip
+	}' "$out"
 rm -f "$out"
-if [ "$rc" -ne 0 ] && [ "$fail" -eq 0 ]; then
-	echo "# $suite: exited $rc with no failing test reported" >&2
-	fail=1
-fi
-if [ "$ok" -eq 0 ] && [ "$fail" -eq 0 ]; then
-	echo "# $suite: no test ran" >&2
-	fail=1
-fi
-echo "RESULT $suite $pass $fail $skip"
