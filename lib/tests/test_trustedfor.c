@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * libtrustedfor unit tests.  They run on the host (mainline kernel:
- * AT_EXECVE_CHECK path) and in the VM (patched kernel: syscall path); the
- * expected verdicts are derived from the backend and policy in force.
+ * libtrustedfor unit tests.  They run on the host (AT_EXECVE_CHECK on
+ * mainline >= 6.14, or no interface at all on Debian 12's 6.1) and in the VM
+ * (patched kernel: trusted_for(2), tests/vm/cases/lib-syscall.sh).
+ *
+ * Expected verdicts come from a model of the documented rules (trusted_for(2)
+ * man page, README), applied to the backend probed here independently of the
+ * library and, on the patched kernel, to the policy the caller says it set:
+ *   TF_TEST_POLICY=N   the fs.trust_policy value in force (0..3)
+ * Tests that need the kernel to answer are skipped, with the reason, where it
+ * cannot.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -23,6 +30,54 @@
 #include <cmocka.h>
 
 #include "trustedfor.h"
+
+#include <sched.h>
+#include <sys/mount.h>
+
+/* Skip the current test, with the reason as a TAP diagnostic line. */
+#define tf_skip(...)                                  \
+	do {                                          \
+		printf("# SKIP %s: ", __func__);      \
+		printf(__VA_ARGS__);                  \
+		printf("\n");                         \
+		fflush(stdout);                       \
+		skip();                               \
+	} while (0)
+
+/* The fs.trust_policy the caller set (TF_TEST_POLICY), -1 when not given. */
+static int intended_policy(void)
+{
+	const char *v = getenv("TF_TEST_POLICY");
+
+	if (!v || !*v)
+		return -1;
+	if (v[1] || v[0] < '0' || v[0] > '0' + TF_POLICY_MAX) {
+		fprintf(stderr, "test_trustedfor: TF_TEST_POLICY='%s' is not a policy: use 0, 1, 2 or 3\n",
+			v);
+		exit(2);
+	}
+	return v[0] - '0';
+}
+
+/* execveat(AT_EXECVE_CHECK) of our own executable: 0 on kernels that know
+ * the flag (nothing is executed), EINVAL on the others.
+ */
+static bool probe_execve_check(void)
+{
+	static char *const argv[] = { "probe", NULL };
+	static char *const envp[] = { NULL };
+	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	long ret;
+
+	assert_true(fd >= 0);
+	ret = syscall(SYS_execveat, fd, "", argv, envp,
+		      AT_EMPTY_PATH | AT_EXECVE_CHECK);
+	if (ret != 0 && errno != EINVAL)
+		fail_msg("execveat(AT_EXECVE_CHECK) probe: %s (expected 0 or EINVAL)",
+			 strerror(errno));
+	close(fd);
+	return ret == 0;
+}
 
 static void test_reason_str(void **state)
 {
@@ -65,23 +120,71 @@ static void test_reason_parse(void **state)
 			    "not_regular");
 }
 
+/*
+ * What the running kernel offers, probed here without the library:
+ * trusted_for(2) iff its sysctl exists (syscall 451 is never issued blind),
+ * AT_EXECVE_CHECK iff execveat() of a known-good executable with that flag
+ * returns 0 (it checks, never executes) instead of EINVAL.
+ */
+static enum tf_backend kernel_backend(void)
+{
+	static int cached = -1;
+
+	if (cached < 0) {
+		if (access(TF_POLICY_PATH, F_OK) == 0)
+			cached = TF_BACKEND_TRUSTED_FOR;
+		else if (probe_execve_check())
+			cached = TF_BACKEND_EXECVE_CHECK;
+		else
+			cached = TF_BACKEND_NONE;
+	}
+	return (enum tf_backend)cached;
+}
+
 static void test_backend_matches_kernel(void **state)
 {
-	enum tf_backend b = tf_backend_detect();
 	int policy;
 
 	(void)state;
-	if (access(TF_POLICY_PATH, F_OK) == 0) {
-		assert_int_equal(b, TF_BACKEND_TRUSTED_FOR);
-		assert_int_equal(tf_policy_read(&policy), 0);
-		assert_in_range(policy, 0, TF_POLICY_MAX);
-	} else {
-		assert_int_not_equal(b, TF_BACKEND_TRUSTED_FOR);
+	assert_int_equal(tf_backend_detect(), kernel_backend());
+	assert_int_equal(tf_kernel_has_trusted_for(),
+			 kernel_backend() == TF_BACKEND_TRUSTED_FOR);
+	assert_int_equal(tf_kernel_has_execve_check(), probe_execve_check());
+	if (kernel_backend() != TF_BACKEND_TRUSTED_FOR) {
 		assert_int_equal(tf_policy_read(&policy), -1);
 		assert_int_equal(errno, ENOENT);
 	}
 	assert_string_equal(tf_backend_name(TF_BACKEND_EXECVE_CHECK),
 			    "execve_check");
+	assert_string_equal(tf_backend_name(TF_BACKEND_TRUSTED_FOR),
+			    "trusted_for");
+	assert_string_equal(tf_backend_name(TF_BACKEND_NONE), "none");
+}
+
+/*
+ * The policy in force is the one the caller set (TF_TEST_POLICY, from
+ * tests/vm/cases/lib-syscall.sh, which writes fs.trust_policy itself): the
+ * expected verdicts below come from it, never from the value read back.
+ */
+static void test_policy_readback(void **state)
+{
+	int policy, want;
+
+	(void)state;
+	want = intended_policy();
+	if (kernel_backend() != TF_BACKEND_TRUSTED_FOR) {
+		if (want >= 0)
+			fail_msg("TF_TEST_POLICY=%d but this kernel has no trusted_for(2) (%s missing)",
+				 want, TF_POLICY_PATH);
+		tf_skip("no trusted_for(2) on this kernel (%s missing): no policy to read",
+			TF_POLICY_PATH);
+	}
+	if (want < 0)
+		tf_skip("trusted_for(2) kernel but TF_TEST_POLICY is not set: the intended policy is unknown");
+	if (geteuid() != 0)
+		tf_skip("not root: %s is mode 0600", TF_POLICY_PATH);
+	assert_int_equal(tf_policy_read(&policy), 0);
+	assert_int_equal(policy, want);
 }
 
 /* Without the patched kernel, syscall 451 must never be issued: a seccomp
@@ -126,26 +229,47 @@ static void test_no_blind_syscall_451(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-/* Expected verdict for a regular file of @mode owned by the caller (root). */
-static int expected_regular(mode_t mode)
+/*
+ * The model: what trusted_for_exec() must answer (0 or an errno) for a file
+ * owned by root, checked by root (CAP_DAC_OVERRIDE: the exec permission is
+ * "some x bit"), opened read-only.  From trusted_for(2): policy 0 allows
+ * what is readable; any policy bit refuses non-regular files; bit 0 refuses
+ * files on noexec mounts; bit 1 refuses files without an x bit.  Mainline's
+ * AT_EXECVE_CHECK refuses all three.  Without either interface: ENOSYS.
+ */
+static int model(bool regular, bool noexec_mount, mode_t mode)
 {
-	int policy = 0;
-	bool some_x = mode & 0111;
+	int policy;
 
-	switch (tf_backend_detect()) {
+	switch (kernel_backend()) {
 	case TF_BACKEND_TRUSTED_FOR:
-		assert_int_equal(tf_policy_read(&policy), 0);
-		/* root has CAP_DAC_OVERRIDE: exec needs some x bit. */
-		if ((policy & TF_POLICY_EXEC_FILE) && !some_x)
+		policy = intended_policy();
+		if (!policy)
+			return 0;
+		if (!regular)
+			return EACCES;
+		if ((policy & TF_POLICY_EXEC_MOUNT) && noexec_mount)
+			return EACCES;
+		if ((policy & TF_POLICY_EXEC_FILE) && !(mode & 0111))
 			return EACCES;
 		return 0;
 	case TF_BACKEND_EXECVE_CHECK:
-		return some_x ? 0 : EACCES;
+		return !regular || noexec_mount || !(mode & 0111) ? EACCES : 0;
 	case TF_BACKEND_NONE:
 		break;
 	}
 	return ENOSYS;
 }
+
+/* Verdict tests need a kernel that answers and, on trusted_for, the policy. */
+#define need_verdicts()                                                          \
+	do {                                                                     \
+		if (kernel_backend() == TF_BACKEND_NONE)                         \
+			tf_skip("this kernel has neither trusted_for(2) nor AT_EXECVE_CHECK"); \
+		if (kernel_backend() == TF_BACKEND_TRUSTED_FOR &&                \
+		    intended_policy() < 0)                                       \
+			tf_skip("trusted_for(2) kernel but TF_TEST_POLICY is not set: the expected verdicts are unknown"); \
+	} while (0)
 
 static int check_path(const char *path)
 {
@@ -158,24 +282,105 @@ static int check_path(const char *path)
 	return ret;
 }
 
+static const mode_t modes[] = { 0600, 0644, 0700, 0755, 0610, 0601, 0000 };
+#define NMODES (sizeof(modes) / sizeof(modes[0]))
+
 static void test_regular_files(void **state)
 {
-	static const mode_t modes[] = { 0600, 0644, 0700, 0755, 0610, 0601 };
 	char path[] = "/tmp/tf-test-XXXXXX";
 	int fd;
 
 	(void)state;
+	need_verdicts();
 	if (geteuid() != 0)
-		skip();
+		tf_skip("not root: the model assumes CAP_DAC_OVERRIDE");
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
 	close(fd);
-	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+	for (size_t i = 0; i < NMODES; i++) {
 		assert_int_equal(chmod(path, modes[i]), 0);
-		assert_int_equal(check_path(path), expected_regular(modes[i]));
+		assert_int_equal(check_path(path), model(true, false, modes[i]));
 	}
 	unlink(path);
+}
+
+/*
+ * The same files on a tmpfs mounted noexec, in a private mount namespace (a
+ * child process): policy bit 0 at work.  The child sends one verdict per
+ * mode through a pipe.
+ */
+static void test_noexec_mount(void **state)
+{
+	char dir[] = "/tmp/tf-noexec-XXXXXX";
+	int verdicts[NMODES];
+	int p[2], status;
+	size_t got;
+	pid_t pid;
+
+	(void)state;
+	need_verdicts();
+	if (geteuid() != 0)
+		tf_skip("not root: a noexec mount cannot be made");
+	assert_non_null(mkdtemp(dir));
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		char path[64];
+		int fd;
+
+		close(p[0]);
+		if (unshare(CLONE_NEWNS) ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL))
+			_exit(3);
+		if (mount("tf-test", dir, "tmpfs", MS_NOEXEC, "mode=0755"))
+			_exit(4);
+		snprintf(path, sizeof(path), "%s/s.sh", dir);
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+		if (fd < 0 || write(fd, "#!/bin/sh\n", 10) != 10)
+			_exit(5);
+		close(fd);
+		for (size_t i = 0; i < NMODES; i++) {
+			int v;
+
+			if (chmod(path, modes[i]))
+				_exit(6);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0)
+				_exit(7);
+			v = trusted_for_exec(fd) ? errno : 0;
+			close(fd);
+			if (write(p[1], &v, sizeof(v)) != sizeof(v))
+				_exit(8);
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	got = 0;
+	while (got < sizeof(verdicts)) {
+		ssize_t n = read(p[0], (char *)verdicts + got,
+				 sizeof(verdicts) - got);
+
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	rmdir(dir);
+	if (WIFEXITED(status) && (WEXITSTATUS(status) == 3 ||
+				  WEXITSTATUS(status) == 4))
+		tf_skip("cannot mount a noexec tmpfs in a new mount namespace here");
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_int_equal(got, sizeof(verdicts));
+	for (size_t i = 0; i < NMODES; i++) {
+		print_message("# noexec mount, mode %04o: verdict %d, model %d\n",
+			      (unsigned int)modes[i], verdicts[i],
+			      model(true, true, modes[i]));
+		assert_int_equal(verdicts[i], model(true, true, modes[i]));
+	}
 }
 
 static void test_bad_fds(void **state)
@@ -183,20 +388,32 @@ static void test_bad_fds(void **state)
 	int p[2];
 
 	(void)state;
-	if (tf_backend_detect() == TF_BACKEND_NONE)
-		skip();
+	need_verdicts();
 	assert_int_equal(trusted_for_exec(-1), -1);
 	assert_int_equal(errno, EBADF);
 	assert_int_equal(pipe(p), 0);
 	close(p[1]);
-	/* A pipe is never executable under an enforcing policy. */
-	if (tf_backend_detect() == TF_BACKEND_EXECVE_CHECK) {
-		assert_int_equal(trusted_for_exec(p[0]), -1);
-		assert_int_equal(errno, EACCES);
-	}
+	/* A pipe: not a regular file, on a pseudo filesystem. */
+	assert_int_equal(trusted_for_exec(p[0]) ? errno : 0,
+			 model(false, false, 0600));
 	close(p[0]);
 	assert_int_equal(trusted_for_exec(p[0]), -1);
 	assert_int_equal(errno, EBADF);
+}
+
+/* Without either interface the library says ENOSYS (the caller applies the
+ * fallback rule of the README), whatever the file.
+ */
+static void test_enosys_without_backend(void **state)
+{
+	(void)state;
+	if (kernel_backend() != TF_BACKEND_NONE)
+		tf_skip("this kernel answers (%s): no ENOSYS path to test",
+			tf_backend_name(kernel_backend()));
+	errno = 0;
+	assert_int_equal(check_path("/proc/self/exe"), ENOSYS);
+	assert_int_equal(tf_execve_check(0), -1);
+	assert_int_equal(errno, ENOSYS);
 }
 
 int main(void)
@@ -205,10 +422,14 @@ int main(void)
 		cmocka_unit_test(test_reason_str),
 		cmocka_unit_test(test_reason_parse),
 		cmocka_unit_test(test_backend_matches_kernel),
+		cmocka_unit_test(test_policy_readback),
 		cmocka_unit_test(test_no_blind_syscall_451),
 		cmocka_unit_test(test_regular_files),
+		cmocka_unit_test(test_noexec_mount),
 		cmocka_unit_test(test_bad_fds),
+		cmocka_unit_test(test_enosys_without_backend),
 	};
 
+	(void)intended_policy(); /* a bad value stops here, before any test */
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
