@@ -40,6 +40,72 @@ static size_t utf8_seq(const unsigned char *s, size_t len, uint32_t *cp)
 	return n;
 }
 
+size_t tf_utf8_seq(const char *s, size_t len, uint32_t *cp)
+{
+	return len ? utf8_seq((const unsigned char *)s, len, cp) : 0;
+}
+
+/*
+ * Format characters (Unicode general category Cf, Unicode 15) and the line
+ * and paragraph separators (Zl, Zp): invisible, and the bidi ones among them
+ * (U+061C, U+200E/F, U+202A..E, U+2066..9) reorder what follows on the
+ * screen. Sorted, inclusive ranges.
+ */
+static const struct {
+	uint32_t lo, hi;
+} format_ranges[] = {
+	{ 0x00ad, 0x00ad },   /* soft hyphen */
+	{ 0x0600, 0x0605 },   /* Arabic number signs */
+	{ 0x061c, 0x061c },   /* Arabic letter mark (bidi) */
+	{ 0x06dd, 0x06dd },   /* Arabic end of ayah */
+	{ 0x070f, 0x070f },   /* Syriac abbreviation mark */
+	{ 0x0890, 0x0891 },   /* Arabic pound / piastre mark above */
+	{ 0x08e2, 0x08e2 },   /* Arabic disputed end of ayah */
+	{ 0x180e, 0x180e },   /* Mongolian vowel separator */
+	{ 0x200b, 0x200f },   /* zero-width space..RLM (bidi marks) */
+	{ 0x2028, 0x202e },   /* line/paragraph separators, LRE..RLO (bidi) */
+	{ 0x2060, 0x206f },   /* word joiner.., LRI..PDI (bidi), deprecated */
+	{ 0xfeff, 0xfeff },   /* zero-width no-break space (BOM) */
+	{ 0xfff9, 0xfffb },   /* interlinear annotation */
+	{ 0x110bd, 0x110bd }, /* Kaithi number sign */
+	{ 0x110cd, 0x110cd }, /* Kaithi number sign above */
+	{ 0x13430, 0x1343f }, /* Egyptian hieroglyph format controls */
+	{ 0x1bca0, 0x1bca3 }, /* shorthand format controls */
+	{ 0x1d173, 0x1d17a }, /* musical symbol beam/tie/slur controls */
+	{ 0xe0001, 0xe0001 }, /* language tag */
+	{ 0xe0020, 0xe007f }, /* tag characters (invisible ASCII copies) */
+};
+
+bool tf_cp_hidden(uint32_t cp)
+{
+	if (cp < 0x20 || cp == 0x7f || (cp >= 0x80 && cp <= 0x9f))
+		return true;
+	if (cp < 0xad)
+		return false;
+	for (size_t i = 0; i < sizeof(format_ranges) / sizeof(format_ranges[0]); i++) {
+		if (cp < format_ranges[i].lo)
+			return false;
+		if (cp <= format_ranges[i].hi)
+			return true;
+	}
+	return false;
+}
+
+bool tf_text_plain(const char *s, size_t len)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	uint32_t cp;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(p + i, len - i, &cp);
+
+		if (!n || tf_cp_hidden(cp))
+			return false;
+		i += n;
+	}
+	return true;
+}
+
 bool tf_utf8_valid(const char *s, size_t len)
 {
 	const unsigned char *p = (const unsigned char *)s;
@@ -92,9 +158,12 @@ size_t tf_escape_term(const char *in, size_t len, char *out, size_t outsz)
 			put(&k, "\\t", 2);
 		} else if (n == 1 && cp == '\r') {
 			put(&k, "\\r", 2);
-		} else if (n == 0 || cp < 0x20 || cp == 0x7f ||
-			   (cp >= 0x80 && cp <= 0x9f)) {
-			/* Invalid byte, or a control: every byte as \xHH. */
+		} else if (n == 0 || tf_cp_hidden(cp)) {
+			/*
+			 * Invalid byte (one at a time: a truncated or overlong
+			 * sequence shows every byte), or a control or format
+			 * character: every byte of it as \xHH.
+			 */
 			size_t m = n ? n : 1;
 
 			for (size_t j = 0; j < m; j++)
