@@ -24,6 +24,7 @@
 #include "atomic_file.h"
 #include "check.h"
 #include "cli.h"
+#include "escape.h"
 #include "options.h"
 #include "report.h"
 #include "trustedfor.h"
@@ -147,7 +148,9 @@ static int persist(const char *cmd, int policy)
 		       "but it will not survive a reboot", cmd, conf);
 		return PC_EXIT_ERROR;
 	}
-	printf("persisted in %s\n", conf);
+	fputs("persisted in ", stdout);
+	tf_fputs_escaped(conf, stdout); /* POLICYCTL_SYSCTL_CONF may be anything */
+	putchar('\n');
 	return 0;
 }
 

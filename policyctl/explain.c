@@ -40,7 +40,6 @@ int pc_cmd_explain(int argc, char **argv)
 	bool json = false, any_denied = false, failed = false;
 	char err[512], rs[128];
 	const char *why;
-	char *shown;
 	int ch, rc = PC_EXIT_ERROR;
 
 	c.users = calloc((size_t)argc + 1, sizeof(*c.users));
@@ -53,20 +52,16 @@ int pc_cmd_explain(int argc, char **argv)
 		case 'p':
 			c.policy = pc_parse_policy(optarg);
 			if (c.policy < 0) {
-				shown = tf_escape_dup(optarg);
 				pc_err("explain: --policy '%s' is not a policy; give 0, 1, 2 or 3",
-				       shown ? shown : "?");
-				free(shown);
+				       optarg);
 				goto out;
 			}
 			break;
 		case 'u':
 			c.users[c.nusers] = pc_users_arg(&c.db, optarg, &why);
 			if (!c.users[c.nusers]) {
-				shown = tf_escape_dup(optarg);
 				pc_err("explain: --user '%s': %s; give a user name or a uid",
-				       shown ? shown : "?", why);
-				free(shown);
+				       optarg, why);
 				goto out;
 			}
 			c.nusers++;
@@ -126,9 +121,7 @@ int pc_cmd_explain(int argc, char **argv)
 			  STATX_UID | STATX_GID | STATX_MNT_ID, &stx) < 0 ||
 		    pc_facts_fs(&c.mounts, stx.stx_mnt_id, path, &fs) < 0 ||
 		    pc_facts_load(&f, &stx, -1, path) < 0) {
-			shown = tf_escape_dup(path);
-			pc_err("explain: %s: %s", shown ? shown : "?", strerror(errno));
-			free(shown);
+			pc_err("explain: %s: %s", path, strerror(errno));
 			failed = true;
 			continue;
 		}

@@ -5,21 +5,34 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
+#include "escape.h"
 
 const char *pc_prog = "policyctl";
 
+/*
+ * The whole message is escaped: it holds file names, mount points and
+ * option values the user or the kernel chose, so callers pass them raw.
+ */
 void pc_err(const char *fmt, ...)
 {
 	va_list ap;
+	char *msg = NULL;
+	int n;
 
-	fprintf(stderr, "%s: ", pc_prog);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	n = vasprintf(&msg, fmt, ap);
 	va_end(ap);
+	fprintf(stderr, "%s: ", pc_prog);
+	if (n < 0)
+		fputs("(out of memory formatting a message)", stderr);
+	else
+		tf_fputs_escaped(msg, stderr);
 	fputc('\n', stderr);
+	free(msg);
 }
 
 int pc_parse_policy(const char *s)

@@ -27,14 +27,10 @@ static void usage_line(const char *cmd, bool apply)
 static char *canonical(const char *opt, const char *arg)
 {
 	char *p = realpath(arg, NULL);
-	char *shown;
 
-	if (!p) {
-		shown = tf_escape_dup(arg);
+	if (!p)
 		pc_err("%s %s: %s; give an existing file or directory", opt,
-		       shown ? shown : "?", strerror(errno));
-		free(shown);
-	}
+		       arg, strerror(errno));
 	return p;
 }
 
@@ -57,7 +53,6 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 	};
 	size_t max = (size_t)argc + 1;
 	const char *why;
-	char *shown;
 	int ch;
 
 	c->policy = -1;
@@ -75,10 +70,8 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 		case 'p':
 			c->policy = pc_parse_policy(optarg);
 			if (c->policy < 0) {
-				shown = tf_escape_dup(optarg);
 				pc_err("%s: --policy '%s' is not a policy; give 0, 1, 2 or 3",
-				       cmd, shown ? shown : "?");
-				free(shown);
+				       cmd, optarg);
 				return -1;
 			}
 			break;
@@ -96,10 +89,8 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 		case 'u':
 			c->users[c->nusers] = pc_users_arg(&c->db, optarg, &why);
 			if (!c->users[c->nusers]) {
-				shown = tf_escape_dup(optarg);
 				pc_err("%s: --user '%s': %s; give a user name or a uid",
-				       cmd, shown ? shown : "?", why);
-				free(shown);
+				       cmd, optarg, why);
 				return -1;
 			}
 			c->nusers++;
@@ -140,10 +131,8 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 		}
 	}
 	if (optind < argc) {
-		shown = tf_escape_dup(argv[optind]);
 		pc_err("%s: unexpected argument '%s' (limit the walk with --path)",
-		       cmd, shown ? shown : "?");
-		free(shown);
+		       cmd, argv[optind]);
 		return -1;
 	}
 	if (c->policy < 0) {

@@ -140,14 +140,17 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 		struct pc_denial *g = c->denials[i];
 		size_t end = i, shown = 0;
 		char *mp = tf_escape_dup(g->pm->m->mount_point);
+		/* "fuse.<subtype>": the subtype is chosen by whoever mounted it */
+		char *fst = tf_escape_dup(g->pm->m->fstype);
 
 		while (end < c->ndenials && c->denials[end]->pm == g->pm &&
 		       c->denials[end]->reasons == g->reasons)
 			end++;
 		tf_reason_str(g->reasons, rs, sizeof(rs));
 		fprintf(out, "\n%s (%s): %s: %zu file%s\n", mp ? mp : "?",
-			g->pm->m->fstype, rs, end - i, end - i == 1 ? "" : "s");
+			fst ? fst : "?", rs, end - i, end - i == 1 ? "" : "s");
 		free(mp);
+		free(fst);
 		for (; i < end; i++) {
 			struct pc_denial *d = c->denials[i];
 

@@ -53,6 +53,19 @@ run "$P" explain --policy 9 /etc/hostname
 usage_error "explain --policy 9" "give 0, 1, 2 or 3"
 run "$P" check --policy 3 --bogus
 t_eq "unknown option: exit 2" 2 "$rc"
+# hostile bytes in what the user typed reach stderr escaped, in one line
+raw_ctl() { LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/err"; }
+run "$P" $'frob\e[2J\nicate'
+usage_error "hostile command name" 'unknown command .frob\\x1b\[2J\\nicate.'
+if raw_ctl; then t_fail "hostile command name: raw control bytes on stderr"; else t_ok "hostile command name: escaped"; fi
+run "$P" check --policy 3 $'--bo\egus'
+t_eq "hostile option: exit 2" 2 "$rc"
+if grep -q 'unknown option .--bo\\x1bgus.$' "$tmp/err"; then t_ok "hostile option: named"
+else t_fail "hostile option: stderr '$err'"; fi
+if raw_ctl; then t_fail "hostile option: raw control bytes on stderr"; else t_ok "hostile option: escaped"; fi
+run "$P" check --policy 3 --path $'/nonexistent/\e]0;x\a'
+usage_error "hostile --path" '/nonexistent/\\x1b\]0;x\\x07: No such file'
+if raw_ctl; then t_fail "hostile --path: raw control bytes on stderr"; else t_ok "hostile --path: escaped"; fi
 
 # --- status ------------------------------------------------------------------
 run "$P" status
@@ -116,6 +129,25 @@ else t_fail "mount point escaped"; fi
 t_eq "verdict line" "policy 3 would deny 4 of 6 interpreted files, on 2 mounts" "$(tail -n 1 "$tmp/out")"
 if grep -q 'user.sh  denied for: root, 4242$' "$tmp/out"; then t_ok "0600 file of uid 4242: denied for root and its owner"
 else t_fail "user.sh line: $(grep user.sh "$tmp/out")"; fi
+
+# A filesystem type is chosen by whoever mounts (FUSE: "fuse.<subtype>"):
+# the same table, with the noexec mount's type replaced by a hostile one
+# (raw bytes, as the kernel writes them: mountinfo only escapes space, tab,
+# newline and backslash), read through --mountinfo.
+hfst=$'fuse.\e]0;owned\a\e[2J\xff'
+awk -v h="$hfst" '{ for (i = 1; i <= NF; i++) if ($i == "-") break;
+	if ($(i + 2) == "pcne") $(i + 1) = h; print }' /proc/self/mountinfo > "$tmp/mi"
+t_eq "hostile fstype staged in the table copy" 1 "$(grep -c "pcne" "$tmp/mi" | tr -d ' ')"
+run "$P" check --policy 3 --path "$t" --mountinfo "$tmp/mi"
+t_eq "check with a hostile fstype: exit 1" 1 "$rc"
+if LC_ALL=C grep -q $'[\x01-\x08\x0b-\x1f\x7f]' "$tmp/out"; then
+	t_fail "hostile fstype: raw control bytes reach the terminal: $(grep -a pcne "$tmp/out" | od -c | head -3)"
+else
+	t_ok "hostile fstype: no raw control bytes in the report"
+fi
+hdr=$(grep -aF "$t/ne/mnt\\nwith space (" "$tmp/out")
+t_eq "hostile fstype: group header shows it escaped" \
+	"$t/ne/mnt\\nwith space (fuse.\\x1b]0;owned\\x07\\x1b[2J\\xff): noexec_mount: 1 file" "$hdr"
 
 run "$P" check --policy 3 --path "$t" --json
 t_eq "check --json: exit 1" 1 "$rc"
