@@ -450,7 +450,7 @@ int main(int argc, char **argv)
 	char err[256] = "", err2[256] = "";
 	double last, next;
 	int norder = 0, rc = TT_EXIT_OK;
-	bool want_tf, want_ec, has_btf_tp, has_tp, has_ec;
+	bool want_tf, want_ec, has_btf_tp, has_tp, has_ec, has_ec_tp;
 
 	a->delay = 1;
 	a->uid = -1;
@@ -476,25 +476,35 @@ int main(int argc, char **argv)
 	has_btf_tp = want_tf && bk != BK_TF_TP && btf_has_trusted_for_tp();
 	has_tp = want_tf && bk != BK_TF_BTF &&
 		 tracepoint_exists("trusted_for", "trusted_for_verdict");
-	has_ec = want_ec && tf_kernel_has_execve_check() &&
-		 tracepoint_exists("syscalls", "sys_enter_execveat") &&
-		 tracepoint_exists("syscalls", "sys_exit_execveat");
+	has_ec = want_ec && tf_kernel_has_execve_check();
+	has_ec_tp = has_ec && tracepoint_exists("syscalls", "sys_enter_execveat") &&
+		    tracepoint_exists("syscalls", "sys_exit_execveat");
 	if (has_btf_tp)
 		order[norder++] = BK_TF_BTF;
 	if (has_tp)
 		order[norder++] = BK_TF_TP;
-	if (has_ec && !has_btf_tp && !has_tp)
+	if (has_ec_tp && !has_btf_tp && !has_tp)
 		order[norder++] = BK_EXECVE_CHECK;
 	if (!norder) {
+		/* One line: what is missing, for each backend asked for. */
+		const char *no_tf = bk == BK_TF_BTF ?
+			"no trusted_for_verdict tracepoint in the kernel's BTF (needs the trustfor-patched kernel with CONFIG_DEBUG_INFO_BTF)" :
+			!tracefs_dir() ? "no tracefs to find the trusted_for_verdict tracepoint in (needs the trustfor-patched kernel and CONFIG_TRACING)" :
+			"no trusted_for_verdict tracepoint (needs the trustfor-patched kernel)";
+		const char *no_ec = !has_ec ?
+			"no execveat(AT_EXECVE_CHECK) (needs Linux >= 6.14)" :
+			"AT_EXECVE_CHECK but no syscall tracepoints sys_{enter,exit}_execveat (needs CONFIG_FTRACE_SYSCALLS and tracefs)";
+
 		if (bk == BK_EXECVE_CHECK)
-			fprintf(stderr, "trusttop: backend execve_check unavailable: needs Linux >= 6.14 (execveat AT_EXECVE_CHECK) with syscall tracepoints (CONFIG_FTRACE_SYSCALLS) and tracefs\n");
+			fprintf(stderr, "trusttop: backend execve_check unavailable on kernel %s: %s\n",
+				a->kernel, no_ec);
 		else if (bk != BK_AUTO)
-			fprintf(stderr, "trusttop: backend %s unavailable: needs the trustfor-patched kernel's trusted_for_verdict tracepoint%s\n",
+			fprintf(stderr, "trusttop: backend %s unavailable on kernel %s: %s\n",
 				bk == BK_TF_TP ? "trusted_for-tp" : bk == BK_TF_BTF ? "trusted_for-btf" : "trusted_for",
-				bk == BK_TF_BTF ? " and kernel BTF" : "");
+				a->kernel, no_tf);
 		else
-			fprintf(stderr, "trusttop: no backend on kernel %s: needs the trustfor-patched kernel (trusted_for_verdict tracepoint) or Linux >= 6.14 (execveat AT_EXECVE_CHECK, syscall tracepoints)\n",
-				a->kernel);
+			fprintf(stderr, "trusttop: no backend on kernel %s: %s, and %s\n",
+				a->kernel, no_tf, no_ec);
 		return TT_EXIT_NOBACKEND;
 	}
 	for (int i = 0; i < norder && !skel; i++) {

@@ -1,0 +1,165 @@
+# trusttop test helpers (sourced): what the running kernel offers, and the
+# verdicts the tests expect, written from the specifications (the
+# fs.trust_policy documentation and the trusted_for_verdict tracepoint's in
+# kernel/patches/, execveat(2) for AT_EXECVE_CHECK, trusttop.8 for how
+# trusttop names mainline's refusals), never from trusttop's output.
+# Every caller of the checks is root, as the tests are.
+#
+# Needs WORKLOAD (tt-workload, whose -P probes the kernel on its own).
+
+# Reason bits (lib/trustedfor.h) and trusttop's slot names, in slot order.
+TT_NOEXEC=1 TT_PERM=2 TT_NOTREG=4 TT_PSEUDO=8
+
+# tt_kernel_backend: the backend trusttop's auto mode must pick here:
+# "trusted_for", "execve_check" or "none" (with the reason in TT_WHY).
+tt_kernel_backend() {
+	has=$("$WORKLOAD" -P 2>/dev/null)
+	case " $has " in
+	*" trusted_for "*) echo trusted_for; return ;;
+	esac
+	case " $has " in
+	*" execve_check "*)
+		# trusttop follows execveat through the syscall tracepoints.
+		for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
+			if [ -d "$t/events" ]; then
+				if [ -d "$t/events/syscalls/sys_enter_execveat" ]; then
+					echo execve_check
+				else
+					TT_WHY="kernel $(uname -r) has AT_EXECVE_CHECK but no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
+					echo none
+				fi
+				return
+			fi
+		done
+		# tracefs not mounted: trusttop mounts it itself.
+		echo execve_check
+		return ;;
+	esac
+	TT_WHY="kernel $(uname -r) has neither trusted_for(2) (/proc/sys/fs/trust_policy) nor execveat(AT_EXECVE_CHECK) (Linux >= 6.14)"
+	echo none
+}
+
+# tt_policy: fs.trust_policy (trusted_for kernels), else -1.
+tt_policy() {
+	cat /proc/sys/fs/trust_policy 2>/dev/null || echo -1
+}
+
+# Kinds of files the tests check:
+#   exec    regular, mode 0755, owned by root, on an exec mount
+#   noperm  regular, mode 0644, owned by root, on an exec mount
+#   noexec  regular, mode 0755, owned by root, on a noexec mount
+#   dir     a directory on an exec mount
+#   proc    /proc/version (procfs, mode 0444)
+# tt_model BACKEND POLICY KIND: sets M_DENY (reason bits of the refusal, 0
+# when allowed) and M_WOULD (what trusttop reports as would-deny).
+tt_model() {
+	case $1 in
+	execve_check)
+		# Mainline refuses what execve() would; trusttop names one
+		# reason: not_regular, else noexec_mount (the mount's flag),
+		# else pseudo_fs (a filesystem that is never executable),
+		# else file_perm. Would-deny = denied.
+		case $3 in
+		exec) M_DENY=0 ;;
+		noperm) M_DENY=$TT_PERM ;;
+		noexec) M_DENY=$TT_NOEXEC ;;
+		dir) M_DENY=$TT_NOTREG ;;
+		proc)
+			if findmnt -n -o VFS-OPTIONS -T /proc/version | grep -Eq '(^|,)noexec(,|$)'; then
+				M_DENY=$TT_NOEXEC
+			else
+				M_DENY=$TT_PSEUDO
+			fi ;;
+		esac
+		M_WOULD=$M_DENY ;;
+	trusted_for)
+		M_DENY=$(tt_tf_static "$2" "$3")
+		if [ "$M_DENY" -eq 0 ] && [ $(($2 & 2)) -ne 0 ] && [ "$3" = noperm ]; then
+			M_DENY=$TT_PERM # no x bit: even root may not execute it
+		fi
+		# Policy 3's verdict, but the permission part is always
+		# computed (root: needs an x bit), except for non-regular files.
+		M_WOULD=$(tt_tf_static 3 "$3")
+		case $3 in
+		noperm|proc) M_WOULD=$((M_WOULD | TT_PERM)) ;;
+		esac ;;
+	esac
+}
+
+# trusted_for's reasons that need no permission check: any policy refuses
+# non-regular files and pseudo filesystems (procfs), bit 0 noexec mounts
+# (procfs is one: never executable).
+tt_tf_static() {
+	[ "$1" -eq 0 ] && { echo 0; return; }
+	case $2 in
+	dir) echo $TT_NOTREG ;;
+	proc) echo $((TT_PSEUDO | ($1 & 1 ? TT_NOEXEC : 0))) ;;
+	noexec) echo $(($1 & 1 ? TT_NOEXEC : 0)) ;;
+	*) echo 0 ;;
+	esac
+}
+
+# Expected figures of one row (interpreter), added up file by file:
+#   row_reset; row_add BACKEND POLICY KIND COUNT...
+# E_ALLOWED E_DENIED E_WOULD E_EVENTS (denials + would-deny events),
+# E_D1 E_D2 E_D4 E_D8 (denials per reason bit), E_W1.. (would-deny),
+# E_LAST (kind of the last denied file, empty when none).
+row_reset() {
+	E_ALLOWED=0 E_DENIED=0 E_WOULD=0 E_EVENTS=0 E_LAST=
+	for b in 1 2 4 8; do eval "E_D$b=0 E_W$b=0"; done
+}
+row_add() {
+	tt_model "$1" "$2" "$3"
+	n=$4
+	if [ "$M_DENY" -eq 0 ]; then
+		E_ALLOWED=$((E_ALLOWED + n))
+	else
+		E_DENIED=$((E_DENIED + n)) E_LAST=$3
+	fi
+	[ "$M_WOULD" -ne 0 ] && E_WOULD=$((E_WOULD + n))
+	[ "$M_DENY" -ne 0 ] || [ "$M_WOULD" -ne 0 ] && E_EVENTS=$((E_EVENTS + n))
+	for b in 1 2 4 8; do
+		[ $((M_DENY & b)) -ne 0 ] && eval "E_D$b=\$((E_D$b + n))"
+		[ $((M_WOULD & b)) -ne 0 ] && eval "E_W$b=\$((E_W$b + n))"
+	done
+	return 0
+}
+# row_top: the most frequent deny reason (ties: the first in slot order
+# noexec_mount, file_perm, not_regular, pseudo_fs), "-" when none denied.
+row_top() {
+	best=- max=0
+	for b in 1 2 4 8; do
+		eval "v=\$E_D$b"
+		if [ "$v" -gt "$max" ]; then max=$v best=$(tt_reason_name "$b"); fi
+	done
+	echo "$best"
+}
+tt_reason_name() {
+	case $1 in
+	1) echo noexec_mount ;; 2) echo file_perm ;;
+	4) echo not_regular ;; 8) echo pseudo_fs ;;
+	esac
+}
+# row_pct: deny% with one decimal, as trusttop prints it.
+row_pct() {
+	awk -v a="$E_ALLOWED" -v d="$E_DENIED" \
+		'BEGIN { printf "%.1f\n", a + d ? 100 * d / (a + d) : 0 }'
+}
+# tt_verdicts: "allowed A denied D errors 0" as tt-workload prints it.
+row_verdicts() { echo "allowed $E_ALLOWED denied $E_DENIED errors 0"; }
+
+# tt_backend_label BACKEND: how trusttop names the backend it loaded.
+tt_backend_label() {
+	case $1 in
+	trusted_for) echo "trusted_for (tp_btf)" ;;
+	*) echo "$1" ;;
+	esac
+}
+# tt_reasons BITS: "noexec_mount,file_perm,..." in bit order, "-" for 0.
+tt_reasons() {
+	s=
+	for b in 1 2 4 8; do
+		[ $(($1 & b)) -ne 0 ] && s=${s:+$s,}$(tt_reason_name "$b")
+	done
+	echo "${s:--}"
+}
