@@ -4,7 +4,12 @@
 # two deny reasons; then the same under policy 0, where nothing is denied but
 # trusttop's would-deny figures must match; then the classic-tracepoint
 # fallback. Needs `make -C trusttop` run beforehand (build/user/trusttop/).
+# Expected figures: the number of checks issued (the workload's table),
+# the verdicts each workload run got from the kernel, and the model of
+# trusttop/tests/model.sh (written from the fs.trust_policy specification),
+# which must agree; never trusttop's own output.
 . tests/lib/assert.sh
+. trusttop/tests/model.sh
 SUITE=trusttop-vm-exact
 B=${TRUSTTOP_BUILD:-build/user/trusttop}
 TRUSTTOP=$B/trusttop
@@ -39,13 +44,44 @@ mkdir "$D/noexec"
 mount -t tmpfs -o noexec tt-noexec "$D/noexec" || t_fail "mount noexec tmpfs"
 printf '#!/bin/sh\n' > "$D/noexec/run.sh"; chmod 755 "$D/noexec/run.sh"
 
+# The workload: interpreter, count, file, kind of file (model.sh).
+TABLE="python3 500 $D/ok.sh exec
+python3 100 $D/nox.txt noperm
+perl 300 $D/ok.sh exec
+perl 150 $D/noexec/run.sh noexec
+lua 200 $D/ok.sh exec"
+ISSUED=$(printf '%s\n' "$TABLE" | awk '{ n += $2 } END { print n }')
 workload() {
-	"$D/python3" -c python3 -n 500 "$D/ok.sh" > "$D/w1" &&
-	"$D/python3" -c python3 -n 100 "$D/nox.txt" > "$D/w2" &&
-	"$D/perl" -c perl -n 300 "$D/ok.sh" > "$D/w3" &&
-	"$D/perl" -c perl -n 150 "$D/noexec/run.sh" > "$D/w4" &&
-	"$D/lua" -c lua -n 200 "$D/ok.sh" > "$D/w5"
+	i=0
+	printf '%s\n' "$TABLE" | while read -r exe n file kind; do
+		i=$((i + 1))
+		"$D/$exe" -c "$exe" -n "$n" "$file" > "$D/w$i" || exit 1
+	done
 }
+# verify_workload WHAT POLICY: every run got the model's verdicts.
+verify_workload() {
+	i=0 bad=
+	while read -r exe n file kind; do
+		i=$((i + 1))
+		row_reset; row_add trusted_for "$2" "$kind" "$n"
+		[ "$(cat "$D/w$i")" = "$(row_verdicts)" ] ||
+			bad="$bad $exe $kind: $(cat "$D/w$i"), model: $(row_verdicts);"
+	done <<-EOF
+	$TABLE
+	EOF
+	t_eq "$1: workload's verdicts = model's" "" "$bad"
+}
+# tally POLICY [EXE]: the model's figures for one interpreter (or all) in E_*.
+tally() {
+	row_reset
+	while read -r exe n file kind; do
+		[ -z "$2" ] || [ "$exe" = "$2" ] && row_add trusted_for "$1" "$kind" "$n"
+	done <<-EOF
+	$TABLE
+	EOF
+}
+# seen: "allowed denied errors" summed over the workload's own reports.
+seen() { cat "$D"/w[0-9]* | awk '{ a += $2; d += $4; e += $6 } END { print a + 0, d + 0, e + 0 }'; }
 
 # run_trusttop OUT ARGS...: start, wait until attached, run the workload,
 # stop with SIGTERM (final snapshot), check the exit status.
@@ -65,54 +101,69 @@ row() { jq -r --arg e "$1" ".interpreters[] | select(.exe == \$e) | $2" "$D/last
 # --- policy 3: denials counted per reason ----------------------------------
 echo 3 > /proc/sys/fs/trust_policy
 run_trusttop "$D/p3.json" --json -d 0.5
-t_eq "policy 3: python3 workload saw" "allowed 0 denied 100 errors 0" "$(cat "$D/w2")"
+verify_workload "policy 3" 3
 tail -n 1 "$D/p3.json" > "$D/last.json"
 t_eq "policy 3: backend" "trusted_for (tp_btf)" "$(j .backend)"
 t_eq "policy 3: policy" 3 "$(j .policy)"
-t_eq "policy 3: checks" 1250 "$(j .totals.checks)"
-t_eq "policy 3: allowed" 1000 "$(j .totals.allowed)"
-t_eq "policy 3: denied" 250 "$(j .totals.denied)"
-t_eq "policy 3: file_perm" 100 "$(j .totals.deny_reasons.file_perm)"
-t_eq "policy 3: noexec_mount" 150 "$(j .totals.deny_reasons.noexec_mount)"
-t_eq "policy 3: other reasons" "0 0 0" "$(j '.totals.deny_reasons | "\(.not_regular) \(.pseudo_fs) \(.other)"')"
-t_eq "policy 3: would-deny" 250 "$(j .totals.would_deny)"
-t_eq "policy 3: python3" "500 100 file_perm" "$(row python3 '"\(.allowed) \(.denied) \(.top_reason)"')"
-t_eq "policy 3: perl" "300 150 noexec_mount" "$(row perl '"\(.allowed) \(.denied) \(.top_reason)"')"
-t_eq "policy 3: lua" "200 0" "$(row lua '"\(.allowed) \(.denied)"')"
+t_eq "policy 3: checks = issued" "$ISSUED" "$(j .totals.checks)"
+t_eq "policy 3: allowed denied errors = workload's" "$(seen)" "$(j '.totals | "\(.allowed) \(.denied) \(.errors)"')"
+tally 3
+t_eq "policy 3: allowed" "$E_ALLOWED" "$(j .totals.allowed)"
+t_eq "policy 3: denied" "$E_DENIED" "$(j .totals.denied)"
+t_eq "policy 3: file_perm" "$E_D2" "$(j .totals.deny_reasons.file_perm)"
+t_eq "policy 3: noexec_mount" "$E_D1" "$(j .totals.deny_reasons.noexec_mount)"
+t_eq "policy 3: other reasons" "$E_D4 $E_D8 0" "$(j '.totals.deny_reasons | "\(.not_regular) \(.pseudo_fs) \(.other)"')"
+t_eq "policy 3: would-deny" "$E_WOULD" "$(j .totals.would_deny)"
+for exe in python3 perl lua; do
+	tally 3 $exe
+	t_eq "policy 3: $exe" "$E_ALLOWED $E_DENIED $(row_top | sed 's/^-$/null/')" \
+		"$(row $exe '"\(.allowed) \(.denied) \(.top_reason)"')"
+done
 t_eq "policy 3: python3 last denied file" "$D/nox.txt" "$(row python3 .last_denied_file)"
 t_eq "policy 3: perl last denied file" "$D/noexec/run.sh" "$(row perl .last_denied_file)"
-t_eq "policy 3: ring drops" 0 "$(j .ringbuf_drops)"
-t_eq "policy 3: denial events" 250 "$(jq -s '[.[].denials[] | select(.denied)] | length' "$D/p3.json")"
+t_eq "policy 3: ring drops, map full" "0 0" "$(j '"\(.ringbuf_drops) \(.map_full)"')"
+tally 3
+t_eq "policy 3: denial events" "$E_EVENTS" "$(jq -s '[.[].denials[] | select(.denied)] | length' "$D/p3.json")"
+t_eq "policy 3: no denial left out" 0 "$(jq -s '[.[].denials_not_shown // 0] | add' "$D/p3.json")"
 
 # --- policy 0: nothing denied, would-deny exact ------------------------------
 echo 0 > /proc/sys/fs/trust_policy
 run_trusttop "$D/p0.json" --json -d 0.5
-t_eq "policy 0: perl workload saw" "allowed 150 denied 0 errors 0" "$(cat "$D/w4")"
+verify_workload "policy 0" 0
 tail -n 1 "$D/p0.json" > "$D/last.json"
 t_eq "policy 0: policy" 0 "$(j .policy)"
-t_eq "policy 0: checks" 1250 "$(j .totals.checks)"
-t_eq "policy 0: allowed" 1250 "$(j .totals.allowed)"
-t_eq "policy 0: denied" 0 "$(j .totals.denied)"
-t_eq "policy 0: would-deny" 250 "$(j .totals.would_deny)"
-t_eq "policy 0: would file_perm" 100 "$(j .totals.would_deny_reasons.file_perm)"
-t_eq "policy 0: would noexec_mount" 150 "$(j .totals.would_deny_reasons.noexec_mount)"
-t_eq "policy 0: python3 would" 100 "$(row python3 .would_deny)"
-t_eq "policy 0: perl would" 150 "$(row perl .would_deny)"
-t_eq "policy 0: would-deny events" 250 "$(jq -s '[.[].denials[] | select(.denied == false and .would_deny != "-")] | length' "$D/p0.json")"
+t_eq "policy 0: checks = issued" "$ISSUED" "$(j .totals.checks)"
+t_eq "policy 0: allowed denied errors = workload's" "$(seen)" "$(j '.totals | "\(.allowed) \(.denied) \(.errors)"')"
+tally 0
+t_eq "policy 0: allowed" "$E_ALLOWED" "$(j .totals.allowed)"
+t_eq "policy 0: denied" "$E_DENIED" "$(j .totals.denied)"
+t_eq "policy 0: would-deny" "$E_WOULD" "$(j .totals.would_deny)"
+t_eq "policy 0: would file_perm" "$E_W2" "$(j .totals.would_deny_reasons.file_perm)"
+t_eq "policy 0: would noexec_mount" "$E_W1" "$(j .totals.would_deny_reasons.noexec_mount)"
+for exe in python3 perl; do
+	tally 0 $exe
+	t_eq "policy 0: $exe would" "$E_WOULD" "$(row $exe .would_deny)"
+done
+tally 0
+t_eq "policy 0: would-deny events" "$E_EVENTS" "$(jq -s '[.[].denials[] | select(.denied == false and .would_deny != "-")] | length' "$D/p0.json")"
+t_eq "policy 0: no denial left out" 0 "$(jq -s '[.[].denials_not_shown // 0] | add' "$D/p0.json")"
 
 # --- batch text, policy 3 ----------------------------------------------------
 echo 3 > /proc/sys/fs/trust_policy
 run_trusttop "$D/p3.txt" -b -d 0.5
+verify_workload "batch" 3
+tally 3
 last=$(awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$D/p3.txt")
-t_eq "batch: totals line" "Checks: 1250 total" "$(printf '%s\n' "$last" | grep -o '^Checks: [0-9]* total')"
-t_eq "batch: allowed/denied" "allowed 1000  denied 250" "$(printf '%s\n' "$last" | grep -o 'allowed [0-9]*  denied [0-9]*')"
+t_eq "batch: totals line" "Checks: $ISSUED total" "$(printf '%s\n' "$last" | grep -o '^Checks: [0-9]* total')"
+t_eq "batch: allowed/denied" "allowed $E_ALLOWED  denied $E_DENIED" "$(printf '%s\n' "$last" | grep -o 'allowed [0-9]*  denied [0-9]*')"
 
 # --- classic tracepoint fallback --------------------------------------------
 run_trusttop "$D/tp.json" --json -d 0.5 --backend trusted_for-tp
+verify_workload "tracepoint" 3
 tail -n 1 "$D/tp.json" > "$D/last.json"
 t_eq "tracepoint: backend" "trusted_for (tracepoint)" "$(j .backend)"
-t_eq "tracepoint: totals" "1250 1000 250 250" "$(j '.totals | "\(.checks) \(.allowed) \(.denied) \(.would_deny)"')"
-t_eq "tracepoint: reasons" "100 150" "$(j '.totals.deny_reasons | "\(.file_perm) \(.noexec_mount)"')"
+t_eq "tracepoint: totals" "$ISSUED $E_ALLOWED $E_DENIED $E_WOULD" "$(j '.totals | "\(.checks) \(.allowed) \(.denied) \(.would_deny)"')"
+t_eq "tracepoint: reasons" "$E_D2 $E_D1" "$(j '.totals.deny_reasons | "\(.file_perm) \(.noexec_mount)"')"
 ino=$(stat -c %i "$D/nox.txt")
 case $(row python3 .last_denied_file) in
 "dev "*" ino $ino") t_ok "tracepoint: file shown as dev/ino" ;;

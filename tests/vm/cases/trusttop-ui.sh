@@ -1,8 +1,11 @@
 #!/bin/sh
 # VM test (patched kernel): the interactive view through tmux at 80x24 shows
 # the live policy, would-deny events under policy 0 and denials under 3.
-# Needs `make -C trusttop` run beforehand.
+# Needs `make -C trusttop` run beforehand. The figures on screen are the
+# model's (trusttop/tests/model.sh) for what the workload issued, and the
+# workload's own verdicts must be the model's too.
 . tests/lib/assert.sh
+. trusttop/tests/model.sh
 SUITE=trusttop-vm-ui
 B=${TRUSTTOP_BUILD:-build/user/trusttop}
 if [ ! -x "$B/trusttop" ] || [ ! -x "$B/tt-workload" ]; then
@@ -32,14 +35,27 @@ check() { # check WHAT SECONDS REGEX
 echo 0 > /proc/sys/fs/trust_policy
 $T new-session -d -s tt -x 80 -y 24 "$B/trusttop -d 0.5; echo \$? > $D/rc; sleep 600"
 check "header: tp_btf backend, policy 0" 120 'backend trusted_for \(tp_btf\) +policy 0'
-"$D/python3" -c python3 -n 3 "$D/ok.sh" "$D/nox.py" > /dev/null
-check "row: nothing denied, 3 would-deny" 60 '^python3 +root +[0-9.]+ +6 +0 +0\.0 +- +3 '
-check "pane: would-deny event" 30 'python3 +would +file_perm +[^ ]*/nox\.py *$'
+# row_re: the python3 row from CHECKS/s to WOULD, for the model's E_*.
+row_re() {
+	printf '^python3 +root +[0-9.]+ +%s +%s +%s +%s +%s ' "$E_ALLOWED" \
+		"$E_DENIED" "$(row_pct | sed 's/[.]/[.]/')" "$(row_top)" "$E_WOULD"
+}
+"$D/python3" -c python3 -n 3 "$D/ok.sh" "$D/nox.py" > "$D/w1"
+row_reset; row_add trusted_for 0 exec 3; row_add trusted_for 0 noperm 3
+t_eq "policy 0: workload's verdicts" "$(row_verdicts)" "$(cat "$D/w1")"
+check "row: nothing denied, would-deny counted" 60 "$(row_re)"
+tt_model trusted_for 0 noperm
+check "pane: would-deny event" 30 "python3 +would +$(tt_reasons "$M_WOULD") +[^ ]*/nox\\.py *\$"
 echo 3 > /proc/sys/fs/trust_policy
 check "header follows the policy" 60 'policy 3'
-"$D/python3" -c python3 -n 2 "$D/nox.py" > /dev/null
-check "row: 2 denied" 60 '^python3 +root +[0-9.]+ +6 +2 +25\.0 file_perm +5 '
-check "pane: denial" 30 'python3 +DENY +file_perm +[^ ]*/nox\.py *$'
+"$D/python3" -c python3 -n 2 "$D/nox.py" > "$D/w2"
+row_reset; row_add trusted_for 3 noperm 2
+t_eq "policy 3: workload's verdicts" "$(row_verdicts)" "$(cat "$D/w2")"
+# The row adds up both runs, each under its own policy.
+row_add trusted_for 0 exec 3; row_add trusted_for 0 noperm 3
+check "row: denials counted" 60 "$(row_re)"
+tt_model trusted_for 3 noperm
+check "pane: denial" 30 "python3 +DENY +$(tt_reasons "$M_DENY") +[^ ]*/nox\\.py *\$"
 $T send-keys -t tt q
 end=$(($(date +%s) + 60))
 while [ ! -s "$D/rc" ] && [ "$(date +%s)" -lt "$end" ]; do sleep 0.1; done
