@@ -1,0 +1,2 @@
+# README example: a script without the exec permission (mode 0644).
+print("notes")
