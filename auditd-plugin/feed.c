@@ -89,7 +89,8 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 	} while (auparse_next_record(au) > 0);
 }
 
-int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter)
+int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter,
+		 unsigned int eoe_timeout)
 {
 	memset(f, 0, sizeof(*f));
 	f->agg = agg;
@@ -100,6 +101,8 @@ int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *
 		tf_feed_free(f);
 		return -1;
 	}
+	if (eoe_timeout) /* after auparse_init(), which reloads auditd.conf's */
+		auparse_set_eoe_timeout((time_t)eoe_timeout);
 	/* Keep decoded names as raw bytes; they are escaped when shown. */
 	auparse_set_escape_mode(f->au, AUPARSE_ESC_RAW);
 	auparse_add_callback(f->au, on_event, f, NULL);

@@ -17,7 +17,9 @@
 
 #include "aggregate.h"
 
+#ifndef TF_LINE_MAX
 #define TF_LINE_MAX 16384 /* longer lines are skipped and counted */
+#endif
 /*
  * libauparse checks every pending event for completion on each record it is
  * fed (a linear scan), so a flood of EOE-less records, all younger than the
@@ -27,7 +29,9 @@
  * events are completed early, possibly split from their SYSCALL/EOE records,
  * which changes no count.
  */
-#define TF_PENDING_MAX 256
+#ifndef TF_PENDING_MAX
+#define TF_PENDING_MAX 256 /* the fuzzer builds with small limits to reach these paths */
+#endif
 
 struct tf_filter {
 	int64_t since_ms, until_ms; /* inclusive bounds */
@@ -46,7 +50,13 @@ struct tf_feed {
 	uint64_t done;	/* records it handed back in completed events */
 };
 
-int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter);
+/*
+ * @eoe_timeout: seconds after which an event without EOE is complete, or 0 to
+ * keep auditd.conf's end_of_event_timeout. libauparse holds it in a global
+ * that auparse_init() resets from auditd.conf, hence it is set here, after it.
+ */
+int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter,
+		 unsigned int eoe_timeout);
 void tf_feed_free(struct tf_feed *f);
 /* Feed raw bytes (any chunking). */
 void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n);

@@ -199,8 +199,7 @@ int tf_plugin_main(int argc, char **argv)
 		say(LOG_WARNING, "cannot drop capabilities: %s", strerror(errno));
 	if (load_state(&agg, &cfg))
 		return 1;
-	auparse_set_eoe_timeout((time_t)cfg.eoe_timeout);
-	if (tf_feed_init(&feed, &agg, NULL)) {
+	if (tf_feed_init(&feed, &agg, NULL, cfg.eoe_timeout)) {
 		say(LOG_ERR, "cannot start libauparse: %s", strerror(errno));
 		tf_agg_free(&agg);
 		return 1;

@@ -154,7 +154,7 @@ static int read_inputs(struct tf_agg *agg, const struct tf_filter *flt, char **f
 			return -1;
 		}
 	}
-	if (tf_feed_init(&feed, agg, flt)) {
+	if (tf_feed_init(&feed, agg, flt, 0)) {
 		fprintf(stderr, PROG ": cannot start libauparse: %s\n", strerror(errno));
 		rc = -1;
 		goto out;

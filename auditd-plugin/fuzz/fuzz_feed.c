@@ -42,7 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		devnull = fopen("/dev/null", "w");
 	if (tf_agg_init(&a, 4))
 		return 0;
-	if (tf_feed_init(&f, &a, NULL)) {
+	if (tf_feed_init(&f, &a, NULL, 0)) {
 		tf_agg_free(&a);
 		return 0;
 	}

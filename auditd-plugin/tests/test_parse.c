@@ -40,7 +40,7 @@ static void feed_all(struct tf_agg *a, const char *data, size_t len, size_t chun
 {
 	struct tf_feed f;
 
-	assert_int_equal(tf_feed_init(&f, a, flt), 0);
+	assert_int_equal(tf_feed_init(&f, a, flt, 0), 0);
 	if (!chunk)
 		chunk = len;
 	for (size_t off = 0; off < len; off += chunk)
@@ -202,7 +202,7 @@ static void test_counted_without_eoe(void **s)
 
 	(void)s;
 	assert_int_equal(tf_agg_init(&a, 16), 0);
-	assert_int_equal(tf_feed_init(&f, &a, NULL), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL, 0), 0);
 	tf_feed_bytes(&f, rec, sizeof(rec) - 1);
 	/* The event is 1000 s old by the wall clock: aging completes it. */
 	tf_feed_age(&f);
@@ -213,6 +213,50 @@ static void test_counted_without_eoe(void **s)
 	assert_int_equal(a.denials, 1); /* not counted twice */
 	tf_feed_free(&f);
 	tf_agg_free(&a);
+}
+
+/* One EOE-less 1350 record at second @sec, serial @serial. */
+static void feed_lone(struct tf_feed *f, long sec, int serial)
+{
+	char line[512];
+	int n = snprintf(line, sizeof(line),
+			 "type=UNKNOWN[1350] msg=audit(%ld.000:%d): usage=execution policy=1 "
+			 "reason=noexec_mount res=0 dev=00:2b ino=5 mode=0100755 ouid=0 ogid=0 "
+			 "path=\"/dev/shm/x\" ppid=1 pid=9 auid=0 uid=0 gid=0 euid=0 suid=0 "
+			 "fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none) ses=1 comm=\"sh\" "
+			 "exe=\"/bin/dash\"\n", sec, serial);
+
+	tf_feed_bytes(f, line, (size_t)n);
+}
+
+/*
+ * The plugin's eoe_timeout reaches libauparse although auparse_init() resets
+ * it from auditd.conf: a record @timeout seconds younger completes an event,
+ * one second less does not. Two timeouts, so that auditd.conf's value (a
+ * single number) cannot satisfy both.
+ */
+static void test_eoe_timeout_applied(void **s)
+{
+	static const unsigned int timeouts[] = { 1, 7 };
+	struct tf_agg a;
+	struct tf_feed f;
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(timeouts) / sizeof(timeouts[0]); i++) {
+		long t = (long)timeouts[i];
+
+		assert_int_equal(tf_agg_init(&a, 16), 0);
+		assert_int_equal(tf_feed_init(&f, &a, NULL, timeouts[i]), 0);
+		feed_lone(&f, 3000, 1);
+		feed_lone(&f, 3000 + t - 1, 2);
+		assert_int_equal(a.denials, 0); /* still within the timeout */
+		feed_lone(&f, 3000 + t, 3);
+		assert_int_equal(a.denials, t == 1 ? 2 : 1); /* at t = 1, serial 2 is 1 s old too */
+		tf_feed_flush(&f);
+		assert_int_equal(a.denials, 3);
+		tf_feed_free(&f);
+		tf_agg_free(&a);
+	}
 }
 
 /*
@@ -229,7 +273,7 @@ static void test_dense_flood_exact(void **s)
 
 	(void)s;
 	assert_int_equal(tf_agg_init(&a, 64), 0);
-	assert_int_equal(tf_feed_init(&f, &a, NULL), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL, 0), 0);
 	for (int i = 0; i < N; i++) {
 		int n = snprintf(line, sizeof(line),
 				 "type=UNKNOWN[1350] msg=audit(2000000000.%03d:%d): usage=execution "
@@ -276,7 +320,7 @@ static void test_overlong_line(void **s)
 	memcpy(big, "type=UNKNOWN[1350] msg=audit(1.0:1): ", 37);
 	big[n] = '\n';
 	assert_int_equal(tf_agg_init(&a, 16), 0);
-	assert_int_equal(tf_feed_init(&f, &a, NULL), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL, 0), 0);
 	tf_feed_bytes(&f, big, n + 1);
 	tf_feed_bytes(&f, "no newline at the end", 21);
 	tf_feed_flush(&f);
@@ -367,6 +411,7 @@ int main(void)
 		cmocka_unit_test(test_time_filter),
 		cmocka_unit_test(test_malformed_counted),
 		cmocka_unit_test(test_counted_without_eoe),
+		cmocka_unit_test(test_eoe_timeout_applied),
 		cmocka_unit_test(test_dense_flood_exact),
 		cmocka_unit_test(test_overlong_line),
 		cmocka_unit_test(test_vm_captured),
