@@ -10,8 +10,14 @@
 #                         a run that passed, kept for inspection otherwise
 #   build/deb/apt-cache   the dependencies' .debs, kept between runs
 #
-# Prints "RESULT deb-install <passed> <failed>".  A mirror that cannot be
-# reached is a failure, never a skip.
+# Prints "RESULT deb-install <passed> <failed>".  The set-up (debootstrap,
+# apt-get update, install) is a precondition: it is not counted, and when it
+# fails the suite fails.  What is counted are verdicts of the installed
+# tools on inputs made here, each compared exactly with an independent
+# source: the modes of the files created, the kernel's interfaces probed
+# from the host (same kernel), the captured audit log counted with grep, the
+# package versions from dpkg.  A mirror that cannot be reached is a failure,
+# never a skip.
 #
 # usage: tests/deb/check.sh            (after make deb)
 #   TF_DEB_MIRROR=URL   debootstrap from URL instead of the host's mirror
@@ -32,6 +38,8 @@ die() {
 	t_done "$suite"
 	exit 1
 }
+# note WHAT: a set-up step done (a precondition, not a test).
+note() { echo "# deb: $*"; }
 
 [ "$(id -u)" = 0 ] || die "tests/deb/check.sh must run as root (debootstrap, chroot)"
 command -v debootstrap > /dev/null || die "debootstrap is not installed (apt-get install debootstrap)"
@@ -76,14 +84,14 @@ if [ ! -e "$base/.trustfor-ready" ]; then
 	if debootstrap --variant=minbase bookworm "$base.tmp" "$mirror" >> "$log" 2>&1; then
 		touch "$base.tmp/.trustfor-ready"
 		mv "$base.tmp" "$base"
-		t_ok "debootstrap bookworm from $mirror ($(($(date +%s) - start)) s)"
+		note "debootstrap bookworm from $mirror ($(($(date +%s) - start)) s)"
 	else
 		tail -5 "$log" | sed 's/^/# /'
 		rm -rf --one-file-system "$base.tmp"
 		die "debootstrap could not build a bookworm chroot from $mirror (see build/deb/check.log)"
 	fi
 else
-	t_ok "cached chroot build/deb/chroot"
+	note "cached chroot build/deb/chroot"
 fi
 
 # 2. A fresh copy for this run, with the host's Debian sources (main,
@@ -112,13 +120,13 @@ in_chroot() {
 names=()
 for d in "${debs[@]}"; do names+=("/tmp/debs/$(basename "$d")"); done
 if in_chroot apt-get update -q >> "$log" 2>&1; then
-	t_ok "apt-get update in the chroot ($mirror)"
+	note "apt-get update in the chroot ($mirror)"
 else
 	tail -5 "$log" | sed 's/^/# /'
 	die "apt-get update in the chroot failed: mirror $mirror unreachable? (see build/deb/check.log)"
 fi
 if in_chroot apt-get install -y -q --no-install-recommends "${names[@]}" >> "$log" 2>&1; then
-	t_ok "apt-get install ${#debs[@]} packages: $(for d in "${debs[@]}"; do basename "$d" | sed 's/_.*//'; done | tr '\n' ' ')"
+	note "apt-get install ${#debs[@]} packages: $(for d in "${debs[@]}"; do basename "$d" | sed 's/_.*//'; done | tr '\n' ' ')"
 else
 	tail -15 "$log" | sed 's/^/# /'
 	die "apt-get install of the packages failed (see build/deb/check.log)"
@@ -126,7 +134,55 @@ fi
 # Keep the downloaded dependencies for the next run.
 cp -u "$run"/var/cache/apt/archives/*.deb "$cache/" 2> /dev/null
 
-# 4. The tools in the chroot.
+# 4. The tools in the chroot, on inputs made here.
+# What the kernel offers, probed from the host (the chroot shares its
+# kernel) without our tools: the sysctl; execveat(AT_EXECVE_CHECK) of
+# /bin/true (x86_64 syscall 322) answering 0 instead of EINVAL.
+[ "$(uname -m)" = x86_64 ] || die "the AT_EXECVE_CHECK probe here is written for x86_64"
+ec=$(python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+fd = os.open("/bin/true", os.O_RDONLY)
+r = libc.syscall(322, fd, b"", None, None, 0x1000 | 0x10000)
+print("yes" if r == 0 else "no" if ctypes.get_errno() == 22 else "errno %d" % ctypes.get_errno())')
+case $ec in yes | no) ;; *) die "AT_EXECVE_CHECK probe: $ec" ;; esac
+policy=
+if [ -e /proc/sys/fs/trust_policy ]; then
+	backend=trusted_for policy=$(cat /proc/sys/fs/trust_policy)
+elif [ "$ec" = yes ]; then
+	backend=execve_check
+else
+	backend=none
+fi
+noexec=false
+findmnt -n -o OPTIONS -T "$run/tmp" | tr ',' '\n' | grep -qx noexec && noexec=true
+note "kernel: backend $backend${policy:+, policy $policy}; chroot /tmp on a$($noexec && echo ' noexec' || echo 'n exec') mount"
+
+# The inputs: scripts with known modes, the captured audit log.
+mkdir -p "$run/tmp/tf"
+printf 'echo script-ok\n' > "$run/tmp/tf/tool.sh"
+printf 'echo plain-ok\n' > "$run/tmp/tf/plain.sh"
+printf 'print("notes")\n' > "$run/tmp/tf/notes.py"
+chmod 0755 "$run/tmp/tf/tool.sh"
+chmod 0644 "$run/tmp/tf/plain.sh" "$run/tmp/tf/notes.py"
+cp "$top/tests/data/audit-vm-captured.log" "$run/tmp/audit.log"
+den=$(grep -c '^type=UNKNOWN\[1350\] ' "$top/tests/data/audit-vm-captured.log")
+chg=$(grep -c '^type=CONFIG_CHANGE .* op=trust_policy ' "$top/tests/data/audit-vm-captured.log")
+
+# verdict WHAT WANT_RC WANT_OUTPUT CMD...: CMD in the chroot exits WANT_RC
+# and prints exactly WANT_OUTPUT (stdout and stderr).
+verdict() {
+	local what=$1 want_rc=$2 want=$3 output rc
+	shift 3
+	output=$(in_chroot "$@" 2>&1)
+	rc=$?
+	printf '%s\n' "$output" | sed 's/^/#   /'
+	if [ "$rc" = "$want_rc" ] && [ "$output" = "$want" ]; then
+		t_ok "$what"
+	else
+		t_fail "$what: exit $rc, expected $want_rc; output '$(printf '%s' "$output" | head -c 300)', expected '$want'"
+	fi
+}
 # check WHAT PATTERN CMD...: CMD exits 0 and its output matches PATTERN.
 check() {
 	local what=$1 pattern=$2 output rc
@@ -142,15 +198,66 @@ check() {
 		t_ok "$what"
 	fi
 }
-check "policyctl status" '^(trusted_for\(2\)|AT_EXECVE_CHECK|backend):' policyctl status
+# The model (trusted_for(2), README): what policy P denies to root for a
+# script with an x bit or not: reasons, "" when allowed.
+deny_reasons() { # POLICY HAS_X
+	local r=
+	{ [ $(($1 & 1)) = 1 ] && $noexec; } && r=noexec_mount
+	{ [ $(($1 & 2)) = 2 ] && ! $2; } && r=${r:+$r,}file_perm
+	echo "$r"
+}
+explain_lines() { # POLICY: policyctl explain's lines for notes.py tool.sh
+	local r
+	r=$(deny_reasons "$1" false)
+	if [ -n "$r" ]; then echo "deny  $r policy=$1 user=root /tmp/tf/notes.py"
+	else echo "allow - policy=$1 user=root /tmp/tf/notes.py"; fi
+	r=$(deny_reasons "$1" true)
+	if [ -n "$r" ]; then echo "deny  $r policy=$1 user=root /tmp/tf/tool.sh"
+	else echo "allow - policy=$1 user=root /tmp/tf/tool.sh"; fi
+}
+explain_rc() { explain_lines "$1" | grep -q '^deny' && echo 1 || echo 0; }
+
+verdict "policyctl status: backend $backend" 0 "backend:          $backend" \
+	sh -c 'policyctl status | grep "^backend:"'
+for p in 3 1; do
+	verdict "policyctl explain --policy $p: notes.py (0644), tool.sh (0755)" \
+		"$(explain_rc $p)" "$(explain_lines $p)" \
+		policyctl explain --policy $p --user root /tmp/tf/notes.py /tmp/tf/tool.sh
+done
+verdict "audisp-trusted-for report: $den denials, $chg policy changes (grep)" 0 \
+	"$(printf 'Number of denials: %s\nNumber of policy changes: %s' "$den" "$chg")" \
+	sh -c 'audisp-trusted-for report --input /tmp/audit.log | grep -E "^Number of (denials|policy changes):"'
 check "trusttop --help" '^Usage: trusttop' trusttop --help
 check "audisp-trusted-for --help" '^usage: audisp-trusted-for' audisp-trusted-for --help
-check "trusted-dash -c 'echo ok'" '^ok$' trusted-dash -c 'echo ok'
-check "trusted-python3 --version" '^Python 3\.11' trusted-python3 --version
+verdict "trusted-dash -c 'echo ok'" 0 ok trusted-dash -c 'echo ok'
+verdict "trusted-dash /tmp/tf/tool.sh (0755)" 0 script-ok trusted-dash /tmp/tf/tool.sh
+# A script without the x bit: refused where the kernel requires the exec
+# permission (AT_EXECVE_CHECK; trusted_for with policy bit 1); run by the
+# fallback rule where the kernel cannot answer (README).
+case $backend in
+execve_check) plain_denied=true ;;
+trusted_for) [ $((policy & 2)) = 2 ] && plain_denied=true || plain_denied=false ;;
+none) plain_denied=$noexec ;;
+esac
+if $plain_denied; then
+	output=$(in_chroot trusted-dash /tmp/tf/plain.sh 2>&1)
+	rc=$?
+	printf '%s\n' "$output" | sed 's/^/#   /'
+	if [ "$rc" = 126 ] && [ "$(printf '%s\n' "$output" | cut -d: -f1-3)" = "trusted-dash: /tmp/tf/plain.sh: refused to interpret" ]; then
+		t_ok "trusted-dash /tmp/tf/plain.sh (0644): refused, exit 126 (backend $backend)"
+	else
+		t_fail "trusted-dash /tmp/tf/plain.sh (0644): expected exit 126 and a refusal naming it (backend $backend), got exit $rc"
+	fi
+else
+	verdict "trusted-dash /tmp/tf/plain.sh (0644): runs (backend $backend${policy:+, policy $policy})" 0 plain-ok \
+		trusted-dash /tmp/tf/plain.sh
+fi
+pyver=$(in_chroot dpkg-query -W -f='${Version}' libpython3.11 | sed 's/-[^-]*$//')
+verdict "trusted-python3 --version: the chroot's libpython3.11 ($pyver)" 0 "Python $pyver" trusted-python3 --version
 # Under AT_EXECVE_CHECK (mainline >= 6.14) the stock standard library (mode
 # 644) is refused by design (trusted-python3(1), REQUIREMENTS); elsewhere
 # (no interface: fallback rule; trusted_for: policy 0 here) it runs.
-if in_chroot policyctl status 2>&1 | grep -q '^backend: *execve_check'; then
+if [ "$backend" = execve_check ]; then
 	output=$(in_chroot trusted-python3 -c 'print("ok")' 2>&1)
 	rc=$?
 	printf '%s\n' "$output" | sed 's/^/#   /'
@@ -160,15 +267,18 @@ if in_chroot policyctl status 2>&1 | grep -q '^backend: *execve_check'; then
 		t_fail "trusted-python3 -c under AT_EXECVE_CHECK: expected exit 126 naming encodings/__init__.py, got exit $rc"
 	fi
 else
-	check "trusted-python3 -c 'print(\"ok\")'" '^ok$' trusted-python3 -c 'print("ok")'
+	verdict "trusted-python3 -c 'print(\"ok\")'" 0 ok trusted-python3 -c 'print("ok")'
 fi
-printf 'echo script-ok\n' > "$run/tmp/s.sh"
-chmod 0755 "$run/tmp/s.sh"
-check "trusted-dash /tmp/s.sh" '^script-ok$' trusted-dash /tmp/s.sh
-check "libtrustedfor.so.1 in the ld.so cache" 'libtrustedfor\.so\.1 ' sh -c 'ldconfig -p | grep libtrustedfor' 
+check "libtrustedfor.so.1 in the ld.so cache" 'libtrustedfor\.so\.1 ' sh -c 'ldconfig -p | grep libtrustedfor'
+multiarch=$(gcc -print-multiarch 2> /dev/null || echo x86_64-linux-gnu)
+verdict "libtrustedfor.pc describes the installed paths" 0 \
+	"$(printf 'prefix=/usr\nlibdir=/usr/lib/%s\nincludedir=/usr/include' "$multiarch")" \
+	sh -c "grep -E '^(prefix|libdir|includedir)=' /usr/lib/$multiarch/pkgconfig/libtrustedfor.pc"
+verdict "trustedfor.h and libtrustedfor.so where the .pc says" 0 "" \
+	test -f /usr/include/trustedfor.h -a -e "/usr/lib/$multiarch/libtrustedfor.so"
 check "plugins.d conf is a conffile" '^ /etc/audit/plugins.d/audisp-trusted-for.conf ' \
 	dpkg-query -W -f='${Conffiles}\n' trustfor-tools
-check "man pages installed" 'policyctl\.8\.gz' sh -c 'dpkg -L trustfor-tools | grep /man/' 
+check "man pages installed" 'policyctl\.8\.gz' sh -c 'dpkg -L trustfor-tools | grep /man/'
 
 # 5. Removal leaves nothing behind.
 names=()
