@@ -65,12 +65,13 @@ $T new-session -d -s tt -x 80 -y 24 \
 check "header drawn" 30 "^trusttop .*backend $(tt_backend_label "$BK" | sed 's/[()]/\\&/g')"
 check "status line at the bottom" 5 'q quit +space pause'
 
-"$D/tt-aaa" -c aaa -n 5 "$D/ok.sh" "$D/nox" > "$D/wa"
-"$D/tt-bbb" -c bbb -n 40 "$D/ok.sh" "$D/nox" > "$D/wb"
-row_reset; row_add "$BK" "$P" exec 40; row_add "$BK" "$P" noperm 40
+# Enough checks (900) that losing one in a hundred shows.
+"$D/tt-aaa" -c aaa -n 50 "$D/ok.sh" "$D/nox" > "$D/wa"
+"$D/tt-bbb" -c bbb -n 400 "$D/ok.sh" "$D/nox" > "$D/wb"
+row_reset; row_add "$BK" "$P" exec 400; row_add "$BK" "$P" noperm 400
 t_eq "workload bbb: verdicts" "$(row_verdicts)" "$(cat "$D/wb")"
-check "rows appear" 10 "tt-bbb\\(bbb\\) +root +$(row_re 40) "
-check "row aaa" 10 "tt-aaa\\(aaa\\) +root +$(row_re 5) "
+check "rows appear" 10 "tt-bbb\\(bbb\\) +root +$(row_re 400) "
+check "row aaa" 10 "tt-aaa\\(aaa\\) +root +$(row_re 50) "
 check "latest denials pane" 5 "tt-bbb\\(bbb\\) +$PANE_NOX +[^ ]*/nox *\$"
 a=$(line_of 'tt-aaa(aaa)'); b=$(line_of 'tt-bbb(bbb)')
 if [ "$b" -lt "$a" ]; then t_ok "default sort: busier first"; else
@@ -119,7 +120,7 @@ check "filter back to tt-" 5 'tt-bbb\(bbb\)'
 # Per-process rows.
 $T send-keys -t tt p
 check "per-process rows" 5 '^INTERPRETER +PID +CHECKS'
-check "per-process row has the pid" 5 "tt-bbb\\(bbb\\) +[0-9]+ +$(row_re 40) "
+check "per-process row has the pid" 5 "tt-bbb\\(bbb\\) +[0-9]+ +$(row_re 400) "
 $T send-keys -t tt p
 check "back to interpreters" 5 'tt-bbb\(bbb\) '
 
