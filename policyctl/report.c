@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include "escape.h"
+#include "tfjson.h"
 #include "trustedfor.h"
 
 static size_t mount_index(const struct pc_check *c, const struct pc_mount *pm)
@@ -197,49 +198,7 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 
 int pc_json_add_bytes(struct json_object *obj, const char *key, const char *s)
 {
-	size_t len = strlen(s);
-	char *fixed, *hex, *w, hexkey[64];
-	static const char digits[] = "0123456789abcdef";
-
-	if (tf_utf8_valid(s, len))
-		return json_object_object_add(obj, key, json_object_new_string(s));
-	/* U+FFFD is 3 bytes; enough for every byte being invalid */
-	fixed = malloc(len * 3 + 1);
-	hex = malloc(len * 2 + 1);
-	if (!fixed || !hex) {
-		free(fixed);
-		free(hex);
-		return -1;
-	}
-	w = fixed;
-	for (size_t i = 0; i < len;) {
-		size_t n;
-
-		for (n = 4; n > 0; n--)
-			if (i + n <= len && tf_utf8_valid(s + i, n))
-				break;
-		if (n) {
-			memcpy(w, s + i, n);
-			w += n;
-			i += n;
-		} else {
-			memcpy(w, "\xef\xbf\xbd", 3);
-			w += 3;
-			i++;
-		}
-	}
-	*w = '\0';
-	for (size_t i = 0; i < len; i++) {
-		hex[2 * i] = digits[(unsigned char)s[i] >> 4];
-		hex[2 * i + 1] = digits[(unsigned char)s[i] & 0xf];
-	}
-	hex[2 * len] = '\0';
-	snprintf(hexkey, sizeof(hexkey), "%s_hex", key);
-	json_object_object_add(obj, key, json_object_new_string(fixed));
-	json_object_object_add(obj, hexkey, json_object_new_string(hex));
-	free(fixed);
-	free(hex);
-	return 0;
+	return tf_json_add_str(obj, key, s);
 }
 
 struct json_object *pc_json_reasons(unsigned int reasons)
@@ -259,13 +218,8 @@ struct json_object *pc_json_reasons(unsigned int reasons)
 
 int pc_json_print(struct json_object *obj, FILE *out)
 {
-	const char *s = json_object_to_json_string_ext(
-		obj, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
-
-	if (!s)
-		return -1;
-	fprintf(out, "%s\n", s);
-	return 0;
+	return tf_json_print(out, obj, JSON_C_TO_STRING_PRETTY |
+					       JSON_C_TO_STRING_NOSLASHESCAPE);
 }
 
 static struct json_object *u64(unsigned long long v)
@@ -350,7 +304,8 @@ int pc_report_json(struct pc_check *c, FILE *out)
 	if (c->nusers) {
 		subj = json_object_new_array();
 		for (size_t i = 0; i < c->nusers; i++)
-			json_object_array_add(subj, json_object_new_string(c->users[i]->name));
+			json_object_array_add(subj, tf_json_text(c->users[i]->name,
+								 strlen(c->users[i]->name)));
 	} else {
 		subj = json_object_new_string("root+owner");
 	}

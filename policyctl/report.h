@@ -18,16 +18,17 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all);
 int pc_report_json(struct pc_check *c, FILE *out);
 
 /*
- * Add @s under @key: as is when it is valid UTF-8; otherwise with each
- * invalid byte replaced by U+FFFD, plus "<key>_hex" holding the exact
- * bytes in hex. Returns 0 or -1.
+ * Add the NUL-terminated @s under @key by the JSON convention of
+ * lib/tfjson.h (tf_json_add_str): @key the text (invalid bytes as U+FFFD),
+ * "<key>_hex" the exact bytes when @s is not valid UTF-8 or holds a control
+ * or format character. Returns 0 or -1.
  */
 int pc_json_add_bytes(struct json_object *obj, const char *key, const char *s);
 
 /* ["noexec_mount", "file_perm"] */
 struct json_object *pc_json_reasons(unsigned int reasons);
 
-/* Print @obj pretty (or one line when !pretty) with a newline. */
+/* Print @obj pretty with a newline, hidden code points as \uXXXX (tf_json_print). */
 int pc_json_print(struct json_object *obj, FILE *out);
 
 /* The one-line verdict shared by the text report and JSON. */
