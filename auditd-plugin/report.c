@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "escape.h"
+#include "tfjson.h"
 #include "mountinfo.h"
 
 static const char *const titles[TF_DIM_COUNT] = {
@@ -148,8 +149,16 @@ static char *row_name(enum tf_dim d, const struct ss_row *r, bool interpret,
 		return strdup(r->klen ? r->key : "(local)");
 	case TF_DIM_MOUNT:
 		return mount_name(r->key, interpret ? mi : NULL);
-	default:
-		return strdup(r->key);
+	default: {
+		/* all klen bytes: a key loaded from "key_hex" may hold a NUL */
+		char *k = malloc(r->klen + 1);
+
+		if (k) {
+			memcpy(k, r->key, r->klen);
+			k[r->klen] = '\0';
+		}
+		return k;
+	}
 	}
 }
 
@@ -334,16 +343,10 @@ void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts
 
 /* ---- JSON ---- */
 
-static void add_name(json_object *o, const char *field, const char *s, size_t len)
+/* A name by the JSON convention (lib/tfjson.h): "field", "field_hex". */
+static int add_name(json_object *o, const char *field, const char *s, size_t len)
 {
-	size_t need = tf_escape_term(s, len, NULL, 0);
-	char *e = malloc(need + 1);
-
-	if (!e)
-		return;
-	tf_escape_term(s, len, e, need + 1);
-	json_object_object_add(o, field, json_object_new_string(e));
-	free(e);
+	return tf_json_add_bytes(o, field, s, len);
 }
 
 static json_object *time_obj(int64_t ms)
@@ -380,13 +383,19 @@ static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
 		}
 		row = json_object_new_object();
 		name = row_name(d, r, o->interpret, mi);
-		if (name) {
-			add_name(row, "name", name, d == TF_DIM_FILE || d == TF_DIM_INTERP ?
-							    r->klen : strlen(name));
+		if (!row || !name ||
+		    add_name(row, "name", name, d == TF_DIM_FILE || d == TF_DIM_INTERP ?
+							r->klen : strlen(name)) ||
+		    (d == TF_DIM_INTERP && r->note &&
+		     add_name(row, "comm", r->note, strlen(r->note)))) {
 			free(name);
+			json_object_put(row);
+			json_object_put(rows);
+			json_object_put(tab);
+			free(idx);
+			return NULL;
 		}
-		if (d == TF_DIM_INTERP && r->note)
-			add_name(row, "comm", r->note, strlen(r->note));
+		free(name);
 		json_object_object_add(row, "count", json_object_new_uint64(r->count - r->err));
 		json_object_object_add(row, "count_max", json_object_new_uint64(r->count));
 		json_object_object_add(row, "approximate", json_object_new_boolean(r->err != 0));
@@ -443,7 +452,13 @@ int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts 
 			json_object *e = json_object_new_object();
 
 			json_object_object_add(e, "time", time_obj(c[i].c.ms));
-			add_name(e, "node", c[i].node, strlen(c[i].node));
+			if (add_name(e, "node", c[i].node, strlen(c[i].node))) {
+				json_object_put(e);
+				json_object_put(arr);
+				free(c);
+				rc = -1;
+				goto out;
+			}
 			json_object_object_add(e, "old", json_object_new_int(c[i].c.old_policy));
 			json_object_object_add(e, "new", c[i].c.new_policy < 0 ? NULL :
 						 json_object_new_int(c[i].c.new_policy));
@@ -457,10 +472,7 @@ int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts 
 		json_object_object_add(root, "policy_changes_dropped",
 				       json_object_new_uint64(a->changes_dropped));
 	}
-	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-							   JSON_C_TO_STRING_NOSLASHESCAPE),
-	      f);
-	fputc('\n', f);
+	rc = tf_json_print(f, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 out:
 	json_object_put(root);
 	free_mounts(mi);

@@ -12,27 +12,16 @@
 
 #include "atomic_file.h"
 #include "escape.h"
+#include "tfjson.h"
 
-static const char hexdig[] = "0123456789abcdef";
-
+/*
+ * A row key (or a change's node) under "key", by the JSON convention of
+ * lib/tfjson.h: "key" is the text, "key_hex" the exact bytes when the key
+ * is not plain UTF-8 text. The loader reads "key_hex" first.
+ */
 static json_object *key_obj(json_object *o, const char *k, size_t n)
 {
-	if (!memchr(k, '\0', n) && tf_utf8_valid(k, n)) {
-		json_object_object_add(o, "key", json_object_new_string_len(k, (int)n));
-	} else {
-		char *h = malloc(2 * n + 1);
-
-		if (!h)
-			return NULL;
-		for (size_t i = 0; i < n; i++) {
-			h[2 * i] = hexdig[(unsigned char)k[i] >> 4];
-			h[2 * i + 1] = hexdig[(unsigned char)k[i] & 0xf];
-		}
-		h[2 * n] = '\0';
-		json_object_object_add(o, "key_hex", json_object_new_string(h));
-		free(h);
-	}
-	return o;
+	return tf_json_add_bytes(o, "key", k, n) ? NULL : o;
 }
 
 static json_object *table_json(const struct ss_table *t)
@@ -52,8 +41,12 @@ static json_object *table_json(const struct ss_table *t)
 			json_object_put(o);
 			return NULL;
 		}
-		if (r->note)
-			json_object_object_add(row, "note", json_object_new_string(r->note));
+		if (r->note && tf_json_add_str(row, "note", r->note)) {
+			json_object_put(row);
+			json_object_put(rows);
+			json_object_put(o);
+			return NULL;
+		}
 		json_object_object_add(row, "count", json_object_new_uint64(r->count));
 		json_object_object_add(row, "err", json_object_new_uint64(r->err));
 		json_object_object_add(row, "first", json_object_new_int64(r->first));
@@ -67,7 +60,7 @@ static json_object *table_json(const struct ss_table *t)
 int tf_state_save(const struct tf_agg *a, const char *path)
 {
 	json_object *root = json_object_new_object(), *dims, *ch;
-	const char *text;
+	char *text;
 	int rc;
 
 	if (!root)
@@ -113,9 +106,14 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 		json_object_object_add(o, "res", json_object_new_int(c->res));
 		json_object_array_add(ch, o);
 	}
-	text = json_object_to_json_string_ext(root, JSON_C_TO_STRING_PLAIN);
-	rc = text ? tf_atomic_write(path, text, strlen(text), 0600) : -1;
+	text = tf_json_string(root, JSON_C_TO_STRING_PLAIN);
 	json_object_put(root);
+	if (!text) {
+		errno = ENOMEM;
+		return -1;
+	}
+	rc = tf_atomic_write(path, text, strlen(text), 0600);
+	free(text);
 	return rc;
 }
 
@@ -163,60 +161,54 @@ static bool get_u64(struct ctx *x, json_object *o, const char *name, uint64_t *o
 	return true;
 }
 
-static int unhex(char c)
+/*
+ * The bytes under @name of @o, malloc'd (NUL-terminated), in *@out / *@len:
+ * from "<name>_hex" when present (exact), else from "<name>". Returns false
+ * (with the reason) on a bad value; *@out NULL when neither is there.
+ */
+static bool get_bytes(struct ctx *x, json_object *o, const char *name, char **out,
+		      size_t *len)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
+	json_object *v;
+	char hexname[32];
+
+	*out = NULL;
+	snprintf(hexname, sizeof(hexname), "%s_hex", name);
+	if (json_object_object_get_ex(o, hexname, &v)) {
+		if (!json_object_is_type(v, json_type_string))
+			return bad(x, "\"%s\" is not a string", hexname);
+		*out = tf_hex_decode(json_object_get_string(v),
+				     (size_t)json_object_get_string_len(v), len);
+		if (!*out)
+			return bad(x, errno == ENOMEM ? "out of memory" :
+				   "\"%s\" is not an even number of hex digits", hexname);
+		return true;
+	}
+	if (json_object_object_get_ex(o, name, &v)) {
+		if (!json_object_is_type(v, json_type_string))
+			return bad(x, "\"%s\" is not a string", name);
+		*len = (size_t)json_object_get_string_len(v);
+		*out = malloc(*len + 1);
+		if (!*out)
+			return bad(x, "out of memory");
+		memcpy(*out, json_object_get_string(v), *len);
+		(*out)[*len] = '\0';
+	}
+	return true;
 }
 
 /* The row's key, malloc'd, in *key / *len. */
 static bool get_key(struct ctx *x, json_object *o, char **key, size_t *len)
 {
-	json_object *v;
-
-	if (json_object_object_get_ex(o, "key", &v) && json_object_is_type(v, json_type_string)) {
-		*len = (size_t)json_object_get_string_len(v);
-		*key = malloc(*len + 1);
-		if (!*key)
-			return bad(x, "out of memory");
-		memcpy(*key, json_object_get_string(v), *len);
-		(*key)[*len] = '\0';
-		return true;
-	}
-	if (json_object_object_get_ex(o, "key_hex", &v) && json_object_is_type(v, json_type_string)) {
-		const char *h = json_object_get_string(v);
-		size_t n = (size_t)json_object_get_string_len(v);
-
-		if (n % 2)
-			return bad(x, "odd-length \"key_hex\"");
-		*len = n / 2;
-		*key = malloc(*len + 1);
-		if (!*key)
-			return bad(x, "out of memory");
-		for (size_t i = 0; i < *len; i++) {
-			int hi = unhex(h[2 * i]), lo = unhex(h[2 * i + 1]);
-
-			if (hi < 0 || lo < 0) {
-				free(*key);
-				return bad(x, "bad hex digit in \"key_hex\"");
-			}
-			(*key)[i] = (char)(hi << 4 | lo);
-		}
-		(*key)[*len] = '\0';
-		return true;
-	}
-	return bad(x, "row without \"key\" or \"key_hex\"");
+	if (!get_bytes(x, o, "key", key, len))
+		return false;
+	return *key ? true : bad(x, "row without \"key\" or \"key_hex\"");
 }
 
 static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
 		       const char *dim, uint32_t cap)
 {
-	json_object *rows, *v;
+	json_object *rows;
 	size_t n;
 	uint64_t sum = 0;
 
@@ -235,9 +227,8 @@ static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
 	for (size_t i = 0; i < n; i++) {
 		json_object *r = json_object_array_get_idx(rows, i);
 		int64_t count, err, first, last;
-		const char *note = NULL;
-		char *key;
-		size_t klen;
+		char *key, *note;
+		size_t klen, nlen;
 		bool ok;
 
 		if (!json_object_is_type(r, json_type_object))
@@ -246,10 +237,13 @@ static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
 		    !get_int(x, r, "first", INT64_MIN, &first) ||
 		    !get_int(x, r, "last", INT64_MIN, &last) || !get_key(x, r, &key, &klen))
 			return false;
-		if (json_object_object_get_ex(r, "note", &v) && json_object_is_type(v, json_type_string))
-			note = json_object_get_string(v);
+		if (!get_bytes(x, r, "note", &note, &nlen)) {
+			free(key);
+			return false;
+		}
 		ok = !ss_restore(t, key, klen, note, (uint64_t)count, (uint64_t)err, first, last);
 		free(key);
+		free(note);
 		if (!ok)
 			return bad(x, "dimension \"%s\" row %zu: duplicate, too long or err > count",
 				   dim, i);
@@ -321,8 +315,8 @@ int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
 	if (!json_object_is_type(root, json_type_object) ||
 	    !get_int(&x, root, "version", 0, &version))
 		goto out;
-	if (version != TF_STATE_VERSION) {
-		bad(&x, "version %lld, this tool reads version %d", (long long)version,
+	if (version < 1 || version > TF_STATE_VERSION) {
+		bad(&x, "version %lld, this tool reads versions 1 to %d", (long long)version,
 		    TF_STATE_VERSION);
 		goto out;
 	}

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The plugin's state file: the whole aggregator as JSON (json-c), written
- * atomically (lib/atomic_file.h). Keys that are not valid UTF-8 are stored
- * hex-encoded ("key_hex") so that the file stays valid JSON.
+ * atomically (lib/atomic_file.h). Row keys, notes (comm) and nodes follow
+ * the JSON convention of lib/tfjson.h: "key" the text, "key_hex" the exact
+ * bytes when the key is not valid UTF-8 or holds a control or format
+ * character; the loader takes "key_hex" first.
+ * Version 2 writes "key" and "key_hex" together (version 1 wrote one of the
+ * two, and wrote "note" raw); a version 1 file still loads. A version 1
+ * reader would take the lossy "key" of a version 2 file: it refuses it.
  */
 #ifndef TF_STATE_H
 #define TF_STATE_H
@@ -10,7 +15,7 @@
 #include "aggregate.h"
 
 #define TF_STATE_PATH "/var/lib/audisp-trusted-for/state.json"
-#define TF_STATE_VERSION 1
+#define TF_STATE_VERSION 2
 
 /* 0, or -1 with errno. */
 int tf_state_save(const struct tf_agg *a, const char *path);

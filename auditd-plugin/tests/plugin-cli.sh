@@ -47,8 +47,13 @@ if command -v python3 >/dev/null; then
 import json,sys
 d=json.load(open(sys.argv[1]))
 assert d["denials"]==12, d["denials"]
-f={r["name"]:r["count"] for r in d["tables"]["file"]["rows"]}
-assert f["/tmp/noexec/evil\\n\\x1b[31mname.py"]==2, f
+# the JSON convention: "name_hex" holds the exact bytes of a name with controls
+f={bytes.fromhex(r["name_hex"]) if "name_hex" in r else r["name"].encode(): r["count"]
+   for r in d["tables"]["file"]["rows"]}
+assert f[b"/tmp/noexec/evil\n\x1b[31mname.py"]==2, f
+r={x["name"]: bytes.fromhex(x["name_hex"]) for x in d["tables"]["file"]["rows"] if "name_hex" in x}
+assert r=={"/tmp/noexec/evil\n\x1b[31mname.py": b"/tmp/noexec/evil\n\x1b[31mname.py",
+           "/tmp/noexec/bad\ufffd\ufffd.pl": b"/tmp/noexec/bad\xff\xfe.pl"}, r
 assert [c["new"] for c in d["policy_changes"]]==[3,None]
 ' "$W/r.json"
 fi

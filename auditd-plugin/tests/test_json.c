@@ -1,0 +1,296 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Hostile names in the plugin's outputs: `report --json` and the state file
+ * follow lib/tfjson.h's convention (KEY text + KEY_hex exact bytes), the text
+ * report shows them escaped (lib/escape.h). Expected values written by hand.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "aggregate.h"
+#include "escape.h"
+#include "report.h"
+#include "state.h"
+
+/* U+202E in the exe, an invalid byte in comm and path, U+2066 in the path,
+ * U+200B in the node, ESC in the policy change's node. */
+#define EXE "/usr/bin/py\xe2\x80\xaeth"
+#define EXE_TEXT "/usr/bin/py\xe2\x80\xaeth"
+#define EXE_HEX "2f7573722f62696e2f7079e280ae7468"
+#define COMM "ev\xffil"
+#define COMM_TEXT "ev\xef\xbf\xbdil"
+#define COMM_HEX "6576ff696c"
+#define PATH "/srv/in\xe2\x81\xa6voice\xff.sh"
+#define PATH_TEXT "/srv/in\xe2\x81\xa6voice\xef\xbf\xbd.sh"
+#define PATH_HEX "2f7372762f696ee281a6766f696365ff2e7368"
+#define NODE "host\xe2\x80\x8b"
+#define NODE_HEX "686f7374e2808b"
+#define CNODE "n\x1b"
+#define CNODE_HEX "6e1b"
+
+static void fill(struct tf_agg *a)
+{
+	struct tf_denial d = { .ms = 1000, .reason = "file_perm", .dev = "00:1a",
+			       .uid = 0, .auid = -1, .node = NODE, .exe = EXE,
+			       .comm = COMM, .path = PATH };
+	struct tf_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
+				      .auid = 0, .ses = 1, .res = 1, .node = CNODE };
+
+	assert_int_equal(tf_agg_init(a, 16), 0);
+	tf_agg_add_denial(a, &d);
+	d.ms = 2000;
+	d.node = "web1";
+	d.exe = "/usr/bin/python3";
+	d.comm = "python3";
+	d.path = "/srv/ok.py";
+	tf_agg_add_denial(a, &d);
+	assert_int_equal(tf_agg_add_change(a, &c), 0);
+}
+
+static char *capture_report(const struct tf_agg *a, bool json)
+{
+	struct tf_report_opts o = { .tables = (1u << (TF_TABLE_POLICY + 1)) - 1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+
+	assert_non_null(f);
+	if (json)
+		assert_int_equal(tf_report_json(f, a, &o), 0);
+	else
+		tf_report_text(f, a, &o);
+	fclose(f);
+	return text;
+}
+
+/* No raw control (but the newline) or format character anywhere. */
+static void assert_terminal_safe(const char *s)
+{
+	for (size_t i = 0; s[i];) {
+		uint32_t cp;
+		size_t n = tf_utf8_seq(s + i, strlen(s + i), &cp);
+
+		if (!n || (cp != '\n' && tf_cp_hidden(cp)))
+			fail_msg("raw hidden byte at %zu: ...%.20s", i, s + (i > 10 ? i - 10 : 0));
+		i += n;
+	}
+}
+
+static json_object *row_by_name(json_object *root, const char *table, const char *name)
+{
+	json_object *t, *rows, *v;
+
+	assert_true(json_object_object_get_ex(root, "tables", &t));
+	assert_true(json_object_object_get_ex(t, table, &t));
+	assert_true(json_object_object_get_ex(t, "rows", &rows));
+	for (size_t i = 0; i < json_object_array_length(rows); i++) {
+		json_object *r = json_object_array_get_idx(rows, i);
+
+		if (json_object_object_get_ex(r, "name", &v) &&
+		    !strcmp(json_object_get_string(v), name))
+			return r;
+	}
+	fail_msg("no row \"%s\" in table %s", name, table);
+	return NULL;
+}
+
+static const char *field(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
+}
+
+/* @o[@k] is the string @want (a clear failure when missing). */
+static void want_field(json_object *o, const char *k, const char *want)
+{
+	const char *got = field(o, k);
+
+	if (!got || strcmp(got, want))
+		fail_msg("\"%s\": got %s%s%s, want \"%s\"", k, got ? "\"" : "",
+			 got ? got : "nothing", got ? "\"" : "", want);
+}
+
+static void test_report_json(void **state)
+{
+	struct tf_agg a;
+	char *text;
+	json_object *root, *r, *ch;
+
+	(void)state;
+	fill(&a);
+	text = capture_report(&a, true);
+	assert_terminal_safe(text);
+	/* hidden code points written as \u escapes */
+	assert_non_null(strstr(text, "\"name\":\"/usr/bin/py\\u202eth\""));
+	assert_non_null(strstr(text, "\\u2066voice"));
+	root = json_tokener_parse(text);
+	assert_non_null(root);
+
+	r = row_by_name(root, "interpreter", EXE_TEXT);
+	want_field(r, "name_hex", EXE_HEX);
+	want_field(r, "comm", COMM_TEXT);
+	want_field(r, "comm_hex", COMM_HEX);
+	r = row_by_name(root, "interpreter", "/usr/bin/python3");
+	assert_null(field(r, "name_hex"));
+	want_field(r, "comm", "python3");
+	assert_null(field(r, "comm_hex"));
+
+	r = row_by_name(root, "file", PATH_TEXT);
+	want_field(r, "name_hex", PATH_HEX);
+	r = row_by_name(root, "file", "/srv/ok.py");
+	assert_null(field(r, "name_hex"));
+
+	r = row_by_name(root, "node", NODE);
+	want_field(r, "name_hex", NODE_HEX);
+	r = row_by_name(root, "node", "web1");
+	assert_null(field(r, "name_hex"));
+
+	assert_true(json_object_object_get_ex(root, "policy_changes", &ch));
+	ch = json_object_array_get_idx(ch, 0);
+	want_field(ch, "node", CNODE);
+	want_field(ch, "node_hex", CNODE_HEX);
+
+	json_object_put(root);
+	free(text);
+	tf_agg_free(&a);
+}
+
+static void test_report_text(void **state)
+{
+	struct tf_agg a;
+	char *text;
+
+	(void)state;
+	fill(&a);
+	text = capture_report(&a, false);
+	assert_terminal_safe(text);
+	assert_non_null(strstr(text, "  /usr/bin/py\\xe2\\x80\\xaeth (ev\\xffil)\n"));
+	assert_non_null(strstr(text, "  /srv/in\\xe2\\x81\\xa6voice\\xff.sh\n"));
+	assert_non_null(strstr(text, "  host\\xe2\\x80\\x8b\n"));
+	assert_non_null(strstr(text, " n\\x1b 0 -> 3 "));
+	free(text);
+	tf_agg_free(&a);
+}
+
+static char dir[] = "/tmp/tf-json-test.XXXXXX";
+static char path[256];
+
+static int setup(void **s)
+{
+	(void)s;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	return 0;
+}
+
+static int teardown(void **s)
+{
+	(void)s;
+	unlink(path);
+	return rmdir(dir);
+}
+
+static char *slurp(const char *p)
+{
+	FILE *f = fopen(p, "r");
+	char *text = malloc(1 << 16);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(text);
+	n = fread(text, 1, (1 << 16) - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	return text;
+}
+
+static void test_state_file(void **state)
+{
+	struct tf_agg a, b;
+	const struct ss_row *r;
+	char why[256], *text;
+
+	(void)state;
+	fill(&a);
+	assert_int_equal(tf_state_save(&a, path), 0);
+	text = slurp(path);
+	assert_terminal_safe(text);
+	assert_non_null(strstr(text, "\"key\":\"\\/usr\\/bin\\/py\\u202eth\",\"key_hex\":\"" EXE_HEX
+				     "\",\"note\":\"" COMM_TEXT "\",\"note_hex\":\"" COMM_HEX "\""));
+	assert_non_null(strstr(text, "\"key_hex\":\"" PATH_HEX "\""));
+	assert_non_null(strstr(text, "\"key\":\"host\\u200b\",\"key_hex\":\"" NODE_HEX "\""));
+	assert_non_null(strstr(text, "\"key\":\"n\\u001b\",\"key_hex\":\"" CNODE_HEX "\""));
+	/* plain names: no _hex */
+	assert_non_null(strstr(text, "\"key\":\"\\/srv\\/ok.py\",\"count\""));
+	free(text);
+
+	/* loaded back byte for byte */
+	assert_int_equal(tf_state_load(&b, 16, path, why, sizeof(why)), 0);
+	r = ss_find(&b.dim[TF_DIM_INTERP], EXE, strlen(EXE));
+	assert_non_null(r);
+	assert_string_equal(r->note, COMM);
+	assert_non_null(ss_find(&b.dim[TF_DIM_FILE], PATH, strlen(PATH)));
+	assert_non_null(ss_find(&b.dim[TF_DIM_NODE], NODE, strlen(NODE)));
+	assert_int_equal(b.nchanges, 1);
+	assert_string_equal(b.changes[0].node, CNODE);
+	tf_agg_free(&b);
+	tf_agg_free(&a);
+}
+
+/* A version 1 file (key_hex alone, raw note) still loads. */
+static void test_state_v1(void **state)
+{
+	struct tf_agg b;
+	const struct ss_row *r;
+	char why[256], text[4096];
+	size_t w;
+	FILE *f;
+
+	(void)state;
+	w = (size_t)snprintf(text, sizeof(text),
+			     "{\"version\":1,\"denials\":1,\"first\":5,\"last\":5,\"bad_lines\":0,"
+			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
+	for (int d = 0; d < TF_DIM_COUNT; d++)
+		w += (size_t)snprintf(text + w, sizeof(text) - w,
+				      "%s\"%s\":{\"total\":1,\"evicted\":0,\"unstored\":0,\"rows\":"
+				      "[{%s,\"count\":1,\"err\":0,\"first\":5,\"last\":5}]}",
+				      d ? "," : "", tf_dim_name(d),
+				      d == TF_DIM_INTERP ? "\"key_hex\":\"" EXE_HEX "\",\"note\":\"py\"" :
+				      d == TF_DIM_FILE ? "\"key_hex\":\"" PATH_HEX "\"" :
+				      "\"key\":\"k\"");
+	snprintf(text + w, sizeof(text) - w, "},\"policy_changes\":[]}");
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	if (tf_state_load(&b, 16, path, why, sizeof(why)))
+		fail_msg("version 1 file refused: %s", why);
+	r = ss_find(&b.dim[TF_DIM_INTERP], EXE, strlen(EXE));
+	assert_non_null(r);
+	assert_string_equal(r->note, "py");
+	assert_non_null(ss_find(&b.dim[TF_DIM_FILE], PATH, strlen(PATH)));
+	tf_agg_free(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_report_json),
+		cmocka_unit_test(test_report_text),
+		cmocka_unit_test(test_state_file),
+		cmocka_unit_test(test_state_v1),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
