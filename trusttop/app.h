@@ -64,7 +64,7 @@ struct tt_app {
 /* Assemble an event's file as raw bytes: "/usr/bin/x", ".../b/x", or
  * "dev 8:1 ino 42" when the kernel gave no name. Returns @out. */
 char *tt_event_path(const struct tt_event *e, char *out, size_t outsz);
-/* Escape hostile bytes for a terminal or JSON (lib/escape.h). */
+/* Escape hostile bytes for a terminal (lib/escape.h); JSON uses lib/tfjson.h. */
 const char *tt_escape(const char *raw, char *out, size_t outsz);
 /* Reason bits of an event as names; 0 is "other" when denied, else "-". */
 const char *tt_reason_bits_str(unsigned int bits, bool denied, char *buf,

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <json-c/json.h>
 #include "escape.h"
+#include "tfjson.h"
 #include "trustedfor.h"
 #include "app.h"
 
@@ -286,11 +287,22 @@ static json_object *json_counts(const struct tt_counts *c)
 	return o;
 }
 
-static json_object *json_str(const char *raw)
+/* The user name of @uid as raw bytes (the number when unknown), for JSON. */
+static int json_user(json_object *o, uint32_t uid)
 {
-	char buf[4 * TT_PATH_MAX + 1];
+	struct passwd *pw = getpwuid(uid);
+	char num[16];
 
-	return json_object_new_string(tt_escape(raw, buf, sizeof(buf)));
+	if (pw && pw->pw_name)
+		return tf_json_add_str(o, "user", pw->pw_name);
+	snprintf(num, sizeof(num), "%u", uid);
+	return tf_json_add_str(o, "user", num);
+}
+
+/* A fixed-size, maybe unterminated name field, by the convention (NULL: null). */
+static int json_field(json_object *o, const char *key, const char *raw, size_t max)
+{
+	return tf_json_add_bytes(o, key, raw, raw ? strnlen(raw, max) : 0);
 }
 
 int tt_print_json(struct tt_app *a, FILE *f)
@@ -298,13 +310,14 @@ int tt_print_json(struct tt_app *a, FILE *f)
 	json_object *o = json_object_new_object(), *arr, *ev;
 	struct tt_row **rows;
 	size_t n;
-	char buf[TT_NAME_LEN * 2], reasons[128];
+	char buf[128], reasons[128];
+	int bad = 0, rc;
 
 	if (!o)
 		return -1;
 	json_object_object_add(o, "time", json_object_new_double(a->now));
 	json_object_object_add(o, "interval", json_object_new_double(a->elapsed));
-	json_object_object_add(o, "kernel", json_str(a->kernel));
+	bad |= tf_json_add_str(o, "kernel", a->kernel);
 	json_object_object_add(o, "backend", json_object_new_string(a->backend));
 	json_object_object_add(o, "policy",
 			       a->policy >= 0 ? json_object_new_int(a->policy) : NULL);
@@ -322,16 +335,15 @@ int tt_print_json(struct tt_app *a, FILE *f)
 	for (size_t i = 0; arr && rows && i < n; i++) {
 		struct tt_row *r = rows[i];
 		json_object *row = json_counts(&r->cur);
-		char e[TT_EXE_LEN + 1] = "", c[TT_COMM_LEN + 1] = "";
 
-		if (!row)
+		if (!row) {
+			bad = -1;
 			break;
-		memcpy(e, r->key.exe, TT_EXE_LEN);
-		memcpy(c, r->key.comm, TT_COMM_LEN);
-		json_object_object_add(row, "exe", json_str(e));
-		json_object_object_add(row, "comm", json_str(c));
+		}
+		bad |= json_field(row, "exe", r->key.exe, TT_EXE_LEN);
+		bad |= json_field(row, "comm", r->key.comm, TT_COMM_LEN);
 		json_object_object_add(row, "uid", json_object_new_int64(r->key.uid));
-		json_object_object_add(row, "user", json_object_new_string(tt_user_name(r->key.uid)));
+		bad |= json_user(row, r->key.uid);
 		if (a->per_process)
 			json_object_object_add(row, "pid", json_object_new_int64(r->key.tgid));
 		json_object_object_add(row, "checks_per_s", json_object_new_double(r->rate));
@@ -340,8 +352,8 @@ int tt_print_json(struct tt_app *a, FILE *f)
 				       tt_top_reason(&r->cur) >= 0 ?
 					       json_object_new_string(tt_reason_slot_name(tt_top_reason(&r->cur))) :
 					       NULL);
-		json_object_object_add(row, "last_denied_file",
-				       r->last_file[0] ? json_str(r->last_file) : NULL);
+		bad |= json_field(row, "last_denied_file", r->last_file[0] ? r->last_file : NULL,
+				  sizeof(r->last_file));
 		json_object_array_add(arr, row);
 	}
 	free(rows);
@@ -354,22 +366,21 @@ int tt_print_json(struct tt_app *a, FILE *f)
 				       json_object_new_int64((int64_t)(a->recent_seq - a->json_seq - TT_RECENT)));
 	for (uint64_t s = a->json_seq + 1; arr && s <= a->recent_seq; s++) {
 		struct tt_recent *r = &a->recent[(s - 1) % TT_RECENT];
-		char e[TT_EXE_LEN + 1] = "", c[TT_COMM_LEN + 1] = "";
 
 		if (r->seq != s)
 			continue;
 		ev = json_object_new_object();
-		if (!ev)
+		if (!ev) {
+			bad = -1;
 			break;
-		memcpy(e, r->ev.exe, TT_EXE_LEN);
-		memcpy(c, r->ev.comm, TT_COMM_LEN);
+		}
 		json_object_object_add(ev, "time", json_object_new_double(r->wall));
 		json_object_object_add(ev, "pid", json_object_new_int64(r->ev.tgid));
 		json_object_object_add(ev, "tid", json_object_new_int64(r->ev.pid));
 		json_object_object_add(ev, "uid", json_object_new_int64(r->ev.uid));
-		json_object_object_add(ev, "exe", json_str(e));
-		json_object_object_add(ev, "comm", json_str(c));
-		json_object_object_add(ev, "file", json_str(r->path));
+		bad |= json_field(ev, "exe", r->ev.exe, TT_EXE_LEN);
+		bad |= json_field(ev, "comm", r->ev.comm, TT_COMM_LEN);
+		bad |= json_field(ev, "file", r->path, sizeof(r->path));
 		json_object_object_add(ev, "denied",
 				       json_object_new_boolean(r->ev.flags & TT_EV_DENIED));
 		json_object_object_add(ev, "ret", json_object_new_int(r->ev.ret));
@@ -382,8 +393,10 @@ int tt_print_json(struct tt_app *a, FILE *f)
 	a->json_seq = a->recent_seq;
 	json_object_object_add(o, "denials", arr);
 
-	fprintf(f, "%s\n", json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN));
+	/* Names by the JSON convention of lib/tfjson.h; nothing when incomplete. */
+	rc = bad ? -1 : tf_json_print(f, o, JSON_C_TO_STRING_PLAIN |
+						 JSON_C_TO_STRING_NOSLASHESCAPE);
 	fflush(f);
 	json_object_put(o);
-	return 0;
+	return rc;
 }

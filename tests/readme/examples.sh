@@ -7,7 +7,7 @@
 #    grep, the modes of the example files read with find, the kernel's
 #    interfaces probed here (the sysctl; execveat(AT_EXECVE_CHECK) of
 #    /bin/true through python3's ctypes), the mount options from findmnt,
-#    python3.11's own --version;
+#    the version of Debian's libpython3.11 (dpkg);
 #  - the status written in the README ("# exit N", default 0): it is the
 #    one of the usual case (checkout on an exec mount, a kernel that
 #    answers) and must equal the documented status of the example's check.
@@ -27,7 +27,7 @@ scripts=tests/readme/scripts
 has_tf=false has_ec=false
 [ -e /proc/sys/fs/trust_policy ] && has_tf=true
 [ "$(uname -m)" = x86_64 ] || { t_fail "the AT_EXECVE_CHECK probe below is written for x86_64 (execveat = 322)"; t_done "$SUITE"; exit 1; }
-ec=$(python3 - << 'PY'
+ec=$(/usr/bin/python3 - << 'PY'
 import ctypes, os
 libc = ctypes.CDLL(None, use_errno=True)
 fd = os.open("/bin/true", os.O_RDONLY)
@@ -47,19 +47,22 @@ if $has_tf; then backend=trusted_for; elif $has_ec; then backend=execve_check; e
 policy=
 $has_tf && policy=$(cat /proc/sys/fs/trust_policy)
 noexec=false
-findmnt -n -o OPTIONS -T "$top" | tr ',' '\n' | grep -qx noexec && noexec=true
+findmnt -n -o OPTIONS -T "$top/tests/readme" | tr ',' '\n' | grep -qx noexec && noexec=true
 mnt=exec
 $noexec && mnt=noexec
-echo "# machine: backend $backend${policy:+, fs.trust_policy=$policy}, checkout on an $mnt mount"
+echo "# machine: backend $backend${policy:+, fs.trust_policy=$policy}; example files: tests/readme on a mount with $mnt"
 
 # The example files: "interpreted" by name (.sh, .py); x bit from find.
 ex_files=("$scripts/notes.py" "$scripts/tool.sh")
 # reasons_p3 FILE: the reasons policy 3 denies FILE for root ("" = allowed).
+# The kernel stops at the first reason found: a noexec mount is reported
+# alone, the permission is checked only on an exec mount (trusted_for(2)).
 reasons_p3() {
-	local r=
-	$noexec && r=noexec_mount
-	[ -n "$(find "$1" -perm /111)" ] || r=${r:+$r,}file_perm
-	echo "$r"
+	if $noexec; then
+		echo noexec_mount
+	elif [ -z "$(find "$1" -perm /111)" ]; then
+		echo file_perm
+	fi
 }
 
 # --- The checks, one per example ------------------------------------------
@@ -123,7 +126,9 @@ c_trusttop_b() {
 		t_eq "$cmd: no-backend message" "trusttop: no backend on kernel $(uname -r):" \
 			"$(head -n 1 <<< "$out" | cut -d' ' -f1-6)"
 	else
-		t_eq "$cmd: snapshot header" "Checks:" "$(head -n 1 <<< "$out" | cut -d' ' -f1)"
+		t_eq "$cmd: backend in the header (probe: $backend)" "$backend" \
+			"$(head -n 1 <<< "$out" | sed -nE 's/.*  backend ([a-z_]+).*/\1/p')"
+		t_eq "$cmd: counts line" "Checks:" "$(sed -n 2p <<< "$out" | cut -d' ' -f1)"
 	fi
 }
 check_for 'trusttop --json -n 1 -d 1' c_trusttop_json
@@ -199,29 +204,32 @@ c_report_json() {
 # rule (README "When the kernel cannot answer": refuse on noexec mounts).
 check_for 'trusted-dash tests/readme/hello.sh' c_dash
 c_dash() {
-	local want=0 x=false
+	local why= x=false
 	doc=0
 	[ -n "$(find tests/readme/hello.sh -perm /111)" ] && x=true
 	case $backend in
 	trusted_for)
-		{ $noexec && [ $((policy & 1)) = 1 ]; } && want=126
-		{ ! $x && [ $((policy & 2)) = 2 ]; } && want=126 ;;
-	execve_check) { $noexec || ! $x; } && want=126 ;;
-	none) $noexec && want=126 ;;
+		if $noexec && [ $((policy & 1)) = 1 ]; then why="on a noexec mount (trusted_for)"
+		elif ! $x && [ $((policy & 2)) = 2 ]; then why="no execute permission (trusted_for)"; fi ;;
+	execve_check)
+		if $noexec; then why="on a noexec mount (AT_EXECVE_CHECK)"
+		elif ! $x; then why="no execute permission (AT_EXECVE_CHECK)"; fi ;;
+	none) $noexec && why="on a noexec mount (kernel cannot answer, fallback rule)" ;;
 	esac
-	t_eq "$cmd: exit status (backend $backend${policy:+, policy $policy})" "$want" "$rc"
-	if [ "$want" = 0 ]; then
+	t_eq "$cmd: exit status (backend $backend${policy:+, policy $policy})" "$([ -n "$why" ] && echo 126 || echo 0)" "$rc"
+	if [ -z "$why" ]; then
 		t_eq "$cmd: output" "hello from a README example" "$out"
 	else
-		t_eq "$cmd: refusal names the file" "trusted-dash: tests/readme/hello.sh: refused to interpret" \
-			"$(cut -d: -f1-3 <<< "$out")"
+		t_eq "$cmd: refusal" "trusted-dash: 0: tests/readme/hello.sh: refused to interpret: $why" "$out"
 	fi
 }
+# The CPython that trusted-python3 embeds: Debian's libpython3.11.
+pyver=$(dpkg-query -W -f='${Version}' libpython3.11 2> /dev/null | sed 's/-[^-]*$//')
 check_for 'trusted-python3 --version' c_python
 c_python() {
 	doc=0
 	t_eq "$cmd: exit status" 0 "$rc"
-	t_eq "$cmd: version (python3.11 --version)" "$(python3.11 --version 2>&1)" "$out"
+	t_eq "$cmd: version (dpkg: libpython3.11 $pyver)" "Python $pyver" "$out"
 }
 
 # --- Run the README's examples ---------------------------------------------

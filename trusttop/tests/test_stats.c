@@ -4,8 +4,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <json-c/json.h>
 #include "app.h"
 
 static struct tt_key key(const char *exe, const char *comm, uint32_t uid)
@@ -316,6 +319,99 @@ static void test_shown_ring(void **state)
 	assert_int_equal(a.shown_seq, TT_RECENT);
 }
 
+
+/*
+ * --json names follow lib/tfjson.h: KEY the text (U+FFFD for invalid
+ * bytes), KEY_hex the exact bytes when not plain; hidden code points as
+ * \uXXXX; a full-length path is not cut. Expected values written by hand.
+ */
+static const char *jfield(json_object *o, const char *k)
+{
+	json_object *v;
+
+	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
+}
+
+static void test_hostile_json(void **state)
+{
+	static struct tt_app a;
+	struct tt_key k = key("py\xe2\x80\xaeth", "ev\xffil", 0);
+	struct tt_counts c = counts(1, 1);
+	struct tt_row *r;
+	struct tt_recent *ev;
+	char *text = NULL, longhex[2 * (TT_PATH_MAX - 1) + 1];
+	size_t len = 0;
+	json_object *root, *arr, *o;
+	FILE *f;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.uid = -1;
+	a.backend = "execve_check";
+	a.policy = -1;
+	snprintf(a.kernel, sizeof(a.kernel), "6.1-\xe2\x81\xa6x");
+	tt_table_init(&a.interp);
+	tt_table_begin(&a.interp);
+	r = tt_table_set(&a.interp, &k, &c);
+	assert_non_null(r);
+	tt_table_tick(&a.interp, 1.0);
+	snprintf(r->last_file, sizeof(r->last_file), "/srv/in\xe2\x81\xa6voice\xff.sh");
+	/* one denial whose path fills the whole buffer: 511 bytes 0xff */
+	push(&a, "ok", 0, "");
+	ev = &a.recent[0];
+	memset(ev->path, 0xff, TT_PATH_MAX - 1);
+	ev->path[TT_PATH_MAX - 1] = 0;
+	memcpy(ev->ev.exe, "sh\x1b", 3);
+	ev->ev.flags = TT_EV_DENIED;
+
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(tt_print_json(&a, f), 0);
+	fclose(f);
+	assert_true(len > 0 && text[len - 1] == '\n');
+	text[len - 1] = 0;
+	assert_false(has_control(text));
+	assert_null(strstr(text, "\xe2\x80\xae"));	/* no raw RLO */
+	assert_null(strstr(text, "\xe2\x81\xa6"));	/* no raw LRI */
+	assert_non_null(strstr(text, "\"exe\":\"py\\u202eth\""));
+	root = json_tokener_parse(text);
+	assert_non_null(root);
+
+	assert_string_equal(jfield(root, "kernel"), "6.1-\xe2\x81\xa6x");
+	assert_string_equal(jfield(root, "kernel_hex"), "362e312de281a678");
+	assert_true(json_object_object_get_ex(root, "interpreters", &arr));
+	assert_int_equal(json_object_array_length(arr), 1);
+	o = json_object_array_get_idx(arr, 0);
+	assert_string_equal(jfield(o, "exe"), "py\xe2\x80\xaeth");
+	assert_string_equal(jfield(o, "exe_hex"), "7079e280ae7468");
+	assert_string_equal(jfield(o, "comm"), "ev\xef\xbf\xbdil");
+	assert_string_equal(jfield(o, "comm_hex"), "6576ff696c");
+	assert_string_equal(jfield(o, "user"), "root");
+	assert_null(jfield(o, "user_hex"));
+	assert_string_equal(jfield(o, "last_denied_file"),
+			    "/srv/in\xe2\x81\xa6voice\xef\xbf\xbd.sh");
+	assert_string_equal(jfield(o, "last_denied_file_hex"),
+			    "2f7372762f696ee281a6766f696365ff2e7368");
+
+	assert_true(json_object_object_get_ex(root, "denials", &arr));
+	assert_int_equal(json_object_array_length(arr), 1);
+	o = json_object_array_get_idx(arr, 0);
+	assert_string_equal(jfield(o, "exe"), "sh\x1b");
+	assert_string_equal(jfield(o, "exe_hex"), "73681b");
+	assert_string_equal(jfield(o, "comm"), "ok");
+	assert_null(jfield(o, "comm_hex"));
+	for (size_t i = 0; i < 2 * (TT_PATH_MAX - 1); i++)
+		longhex[i] = "ff"[i % 2];
+	longhex[2 * (TT_PATH_MAX - 1)] = 0;
+	assert_string_equal(jfield(o, "file_hex"), longhex);
+	/* the text: one U+FFFD (3 bytes) per invalid byte, none cut */
+	assert_int_equal(strlen(jfield(o, "file")), 3 * (TT_PATH_MAX - 1));
+
+	json_object_put(root);
+	free(text);
+	tt_table_free(&a.interp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -330,6 +426,7 @@ int main(void)
 		cmocka_unit_test(test_interp_name),
 		cmocka_unit_test(test_fmt_count),
 		cmocka_unit_test(test_shown_ring),
+		cmocka_unit_test(test_hostile_json),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
