@@ -9,7 +9,7 @@
 SUITE=trusttop-cli-errors
 : "${TRUSTTOP:?}"
 : "${WORKLOAD:=$(dirname "$TRUSTTOP")/tt-workload}"
-BK=$(tt_kernel_backend)
+tt_detect
 E=$(mktemp /tmp/trusttop-err.XXXXXX)
 trap 'rm -f "$E" "$E.tty"' EXIT
 

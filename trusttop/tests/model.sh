@@ -10,33 +10,31 @@
 # Reason bits (lib/trustedfor.h) and trusttop's slot names, in slot order.
 TT_NOEXEC=1 TT_PERM=2 TT_NOTREG=4 TT_PSEUDO=8
 
-# tt_kernel_backend: the backend trusttop's auto mode must pick here:
-# "trusted_for", "execve_check" or "none" (with the reason in TT_WHY).
-tt_kernel_backend() {
+# tt_detect: BK = the backend trusttop's auto mode must pick here:
+# "trusted_for", "execve_check" or "none" (then TT_WHY says why).
+tt_detect() {
 	has=$("$WORKLOAD" -P 2>/dev/null)
+	TT_WHY=
 	case " $has " in
-	*" trusted_for "*) echo trusted_for; return ;;
+	*" trusted_for "*) BK=trusted_for; return ;;
 	esac
 	case " $has " in
 	*" execve_check "*)
-		# trusttop follows execveat through the syscall tracepoints.
+		BK=execve_check
+		# trusttop follows execveat through the syscall tracepoints
+		# (tracefs not mounted: trusttop mounts it itself).
 		for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
-			if [ -d "$t/events" ]; then
-				if [ -d "$t/events/syscalls/sys_enter_execveat" ]; then
-					echo execve_check
-				else
-					TT_WHY="kernel $(uname -r) has AT_EXECVE_CHECK but no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
-					echo none
-				fi
-				return
+			[ -d "$t/events" ] || continue
+			if [ ! -d "$t/events/syscalls/sys_enter_execveat" ]; then
+				BK=none
+				TT_WHY="kernel $(uname -r) has AT_EXECVE_CHECK but no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
 			fi
+			return
 		done
-		# tracefs not mounted: trusttop mounts it itself.
-		echo execve_check
 		return ;;
 	esac
+	BK=none
 	TT_WHY="kernel $(uname -r) has neither trusted_for(2) (/proc/sys/fs/trust_policy) nor execveat(AT_EXECVE_CHECK) (Linux >= 6.14)"
-	echo none
 }
 
 # tt_policy: fs.trust_policy (trusted_for kernels), else -1.

@@ -12,7 +12,7 @@
 SUITE=trusttop-ui-tmux
 NCHECKS=38 # checks of this suite, all reported when it is skipped
 : "${TRUSTTOP:?}" "${WORKLOAD:?}"
-BK=$(tt_kernel_backend)
+tt_detect
 [ "$BK" = none ] && t_skip_suite "$SUITE" "$NCHECKS" "$TT_WHY"
 P=$(tt_policy)
 
