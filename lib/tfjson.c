@@ -3,6 +3,7 @@
 #include "tfjson.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +20,8 @@ struct json_object *tf_json_text(const char *s, size_t len)
 	uint32_t cp;
 	char *text;
 
+	if (len > INT_MAX / 3) /* json-c takes an int length */
+		return NULL;
 	if (tf_utf8_valid(s, len))
 		return json_object_new_string_len(s, (int)len);
 	/* At most 3 bytes (U+FFFD) for each input byte. */

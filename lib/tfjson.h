@@ -44,7 +44,8 @@ int tf_json_add_str(struct json_object *obj, const char *key, const char *s);
 
 /*
  * A JSON string holding the text of @len bytes of @s (invalid bytes as
- * U+FFFD), for arrays where no KEY_hex can sit; NULL when out of memory.
+ * U+FFFD), for arrays where no KEY_hex can sit; NULL when out of memory
+ * or @len is beyond json-c's int lengths.
  */
 struct json_object *tf_json_text(const char *s, size_t len);
 
