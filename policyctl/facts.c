@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <linux/magic.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
@@ -40,6 +41,35 @@ int pc_facts_load(struct pc_file_facts *f, const struct statx *stx, int fd,
 	return 0;
 }
 
+/*
+ * A path below /proc/PID/ (root/..., cwd/..., fd/N) may lead into that
+ * process's mount namespace: its mounts are in /proc/PID/mountinfo, not in
+ * ours. Returns true and fills @fs when @mnt_id is found there.
+ */
+static bool other_ns_fs(const char *path, unsigned long long mnt_id,
+			struct pc_fsinfo *fs)
+{
+	char file[64], err[256];
+	struct pc_mounts other;
+	struct pc_mount *pm;
+	size_t n;
+
+	if (strncmp(path, "/proc/", 6) != 0)
+		return false;
+	path += 6;
+	n = strspn(path, "0123456789");
+	if (!n || n > 10 || path[n] != '/')
+		return false;
+	snprintf(file, sizeof(file), "/proc/%.*s/mountinfo", (int)n, path);
+	if (pc_mounts_load(&other, file, err, sizeof(err)) < 0)
+		return false; /* the process is gone: statfs() below */
+	pm = pc_mounts_find(&other, mnt_id);
+	if (pm)
+		*fs = pm->fs;
+	pc_mounts_free(&other);
+	return pm != NULL;
+}
+
 int pc_facts_fs(struct pc_mounts *ms, unsigned long long mnt_id,
 		const char *path, struct pc_fsinfo *fs)
 {
@@ -50,6 +80,8 @@ int pc_facts_fs(struct pc_mounts *ms, unsigned long long mnt_id,
 		*fs = pm->fs;
 		return 0;
 	}
+	if (other_ns_fs(path, mnt_id, fs))
+		return 0;
 	if (statfs(path, &sfs) < 0)
 		return -1;
 	/*

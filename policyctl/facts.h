@@ -22,9 +22,11 @@ int pc_facts_load(struct pc_file_facts *f, const struct statx *stx, int fd,
 		  const char *path);
 
 /*
- * The mount facts for a file: from the table entry with @mnt_id, or, for a
- * kernel-internal mount not in mountinfo (pipes, memfd, sockets), from
- * statfs(2) of @path (f_type and ST_NOEXEC).
+ * The mount facts for a file: from the table entry with @mnt_id; for a path
+ * below /proc/PID/ (another process's root, cwd or fd), from that process's
+ * mountinfo (its mount namespace may differ); or, for a kernel-internal
+ * mount not in mountinfo (pipes, memfd, sockets), from statfs(2) of @path
+ * (f_type and ST_NOEXEC).
  */
 int pc_facts_fs(struct pc_mounts *ms, unsigned long long mnt_id,
 		const char *path, struct pc_fsinfo *fs);

@@ -201,4 +201,22 @@ allow - policy=3 user=root $t/user.sh" "$out"
 run "$P" explain --policy 3 "$t/loop"
 usage_error "explain symlink loop" "Too many levels of symbolic links"
 
+# explain through /proc/PID/root of a process in another mount namespace:
+# its noexec tmpfs is not in our mountinfo, but in /proc/PID/mountinfo
+mkdir "$t/otherns"
+rm -f "$tmp/nsready"
+unshare -m --propagation private sh -c '
+	mount -t tmpfs -o noexec,mode=0755 pcotherns "$1/otherns" || exit 1
+	printf "#!/bin/sh\n" > "$1/otherns/o.sh"; chmod 0755 "$1/otherns/o.sh"
+	: > "$2/nsready"; exec sleep 600' sh "$t" "$tmp" &
+nspid=$!
+for _ in $(seq 100); do [ -e "$tmp/nsready" ] && break; sleep 0.1; done
+run "$P" explain --policy 2 --user root "/proc/$nspid/root$t/otherns/o.sh"
+t_eq "other mount namespace, policy 2: its tmpfs is a normal mount (not a pseudo fs)" \
+	"allow - policy=2 user=root /proc/$nspid/root$t/otherns/o.sh" "$out"
+run "$P" explain --policy 1 --user root "/proc/$nspid/root$t/otherns/o.sh"
+t_eq "other mount namespace, policy 1: its mount is noexec" \
+	"deny  noexec_mount policy=1 user=root /proc/$nspid/root$t/otherns/o.sh" "$out"
+kill "$nspid"; wait "$nspid" 2>/dev/null
+
 t_done policyctl-cli
