@@ -48,7 +48,13 @@ static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
 	const au_event_t *e = auparse_get_timestamp(au);
 	const char *n = e && e->host ? e->host : "";
 
-	*ms = e ? (int64_t)e->sec * 1000 + e->milli : 0;
+	/* libauparse accepts seconds up to LONG_MAX - eoe_timeout: saturate. */
+	if (!e)
+		*ms = 0;
+	else if (e->sec < 0 || e->sec > (INT64_MAX - (int64_t)UINT_MAX) / 1000)
+		*ms = e->sec < 0 ? INT64_MIN : INT64_MAX;
+	else
+		*ms = (int64_t)e->sec * 1000 + e->milli;
 	if (serial)
 		*serial = e ? e->serial : 0;
 	snprintf(node_buf, node_len, "%s", n);

@@ -229,6 +229,25 @@ static void feed_lone(struct tf_feed *f, long sec, int serial)
 	tf_feed_bytes(f, line, (size_t)n);
 }
 
+/* A record from the year 292 million: counted, its time saturated, no overflow. */
+static void test_huge_timestamp(void **s)
+{
+	struct tf_agg a;
+	struct tf_feed f;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL, 1), 0);
+	feed_lone(&f, 9300000000000000L, 1); /* * 1000 overflows */
+	feed_lone(&f, 9223372036854L, 2);
+	tf_feed_flush(&f);
+	assert_int_equal(a.denials, 2);
+	assert_true(a.last == INT64_MAX);
+	assert_true(a.first == 9223372036854L * 1000);
+	tf_feed_free(&f);
+	tf_agg_free(&a);
+}
+
 /*
  * The plugin's eoe_timeout reaches libauparse although auparse_init() resets
  * it from auditd.conf: a record @timeout seconds younger completes an event,
@@ -412,6 +431,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_counted),
 		cmocka_unit_test(test_counted_without_eoe),
 		cmocka_unit_test(test_eoe_timeout_applied),
+		cmocka_unit_test(test_huge_timestamp),
 		cmocka_unit_test(test_dense_flood_exact),
 		cmocka_unit_test(test_overlong_line),
 		cmocka_unit_test(test_vm_captured),
