@@ -328,7 +328,11 @@ static int call_interactive_hook(void)
 	return 0;
 }
 
-/* PYTHONSTARTUP, checked like a script, interactive sessions only. */
+/*
+ * PYTHONSTARTUP, checked like a script.  As CPython's main(): read only
+ * when the commands themselves come from stdin interactively (a terminal,
+ * or -i), never after a script, -c or -m.
+ */
 static void run_startup(const PyConfig *config, PyCompilerFlags *cf)
 {
 	const char *name;
@@ -366,10 +370,21 @@ static int wants_inspect(const PyConfig *config)
 	       *getenv("PYTHONINSPECT");
 }
 
-static int repl(const PyConfig *config, PyCompilerFlags *cf)
+/* Commands read from stdin: a regular file is checked like a script. */
+static void check_stdin_or_deny(void)
 {
-	check_nonfile_or_deny(STDIN_FILENO, "<stdin>");
-	run_startup(config, cf);
+	struct stat sb;
+
+	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))
+		check_fd_or_deny(STDIN_FILENO, "<stdin>");
+	else
+		check_nonfile_or_deny(STDIN_FILENO, "<stdin>");
+}
+
+/* -i after a script, -c or -m: stdin is judged as at start-up. */
+static int repl(PyCompilerFlags *cf)
+{
+	check_stdin_or_deny();
 	call_interactive_hook();
 	return PyRun_AnyFileExFlags(stdin, "<stdin>", 0, cf) != 0;
 }
@@ -447,10 +462,7 @@ int main(int argc, char **argv)
 			check_fd_or_deny(script_fd, filename);
 		}
 	} else if (!module) {
-		if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))
-			check_fd_or_deny(STDIN_FILENO, "<stdin>");
-		else
-			check_nonfile_or_deny(STDIN_FILENO, "<stdin>");
+		check_stdin_or_deny();
 	}
 
 	/* site runs after the SourcelessFileLoader fix is in place. */
@@ -541,8 +553,8 @@ int main(int argc, char **argv)
 	} else {
 		/* stdin, already judged above */
 		ret = set_path0(config.safe_path ? NULL : "");
-		if (ret == 0 && stdin_is_tty()) {
-			if (!config.quiet)
+		if (ret == 0 && (stdin_is_tty() || config.interactive)) {
+			if (!config.quiet && stdin_is_tty())
 				fprintf(stderr, "Python %s on %s\n%s\n",
 					Py_GetVersion(), Py_GetPlatform(),
 					"trusted-python3: every file interpreted "
@@ -559,7 +571,7 @@ int main(int argc, char **argv)
 
 	if ((command || module || filename) && wants_inspect(&config) &&
 	    (stdin_is_tty() || config.interactive))
-		exitcode = repl(&config, &cf);
+		exitcode = repl(&cf);
 
 finalize:
 	if (Py_FinalizeEx() < 0)

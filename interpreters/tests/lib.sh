@@ -25,6 +25,10 @@ for f in "$PY" "$DASH" "$VERDICT" "$TFRUN"; do
 		exit 1
 	fi
 done
+# What the running kernel offers, probed without libtrustedfor (tf-run
+# --kernel): trusted_for, execve_check (AT_EXECVE_CHECK) or none.
+KERNEL_OFFERS=$("$TFRUN" --kernel)
+
 # The test VM (tests/vm/run) is already private and disposable.
 [ -z "$TRUSTFOR_VM" ] || TF_IN_NS=1
 if [ -z "$TF_IN_NS" ]; then
@@ -51,8 +55,54 @@ for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
 	[ -z "$val" ] || CLEANENV="$CLEANENV $v=$val"
 done
 
-# run CMD...: sets $rc, $out (stdout) and $err (stderr)
+# --- checks this kernel cannot answer: counted as skipped, with the reason ---
+# needs KERNEL REASON ... end_needs: the checks in between expect the
+# verdicts of KERNEL (what tf-run --kernel prints).  On another kernel,
+# every one of them is counted as skipped (same number of checks on every
+# host) and nothing is run; needs_done, before t_done, prints one line
+# "SKIPPED <suite>: REASON (N checks)" for them all.
+SKIPPING=
+SKIP_REASON=
+needs() {
+	if [ "$KERNEL_OFFERS" = "$1" ]; then
+		SKIPPING=
+	else
+		SKIPPING="$2 (this kernel offers: $KERNEL_OFFERS)"
+		SKIP_REASON=$SKIPPING
+	fi
+}
+end_needs() { SKIPPING=; }
+needs_done() {
+	[ -z "$SKIP_REASON" ] ||
+		printf 'SKIPPED %s: %s (%s checks)\n' "$SUITE" "$SKIP_REASON" \
+			"$T_SKIP"
+}
+# one check skipped: as t_skip, but the reason is printed once by needs_done
+skip_one() {
+	T_SKIP=$((T_SKIP + 1))
+	printf 'ok - %s # SKIP\n' "$1"
+}
+# t_eq and t_run of assert.sh, counted as skipped inside a needs block
+# that this kernel cannot answer
+t_eq() {
+	if [ -n "$SKIPPING" ]; then skip_one "$1"
+	elif [ "$2" = "$3" ]; then t_ok "$1"
+	else t_fail "$1: expected '$2', got '$3'"; fi
+}
+t_run() {
+	what=$1; shift
+	if [ -n "$SKIPPING" ]; then skip_one "$what"
+	elif "$@"; then t_ok "$what"
+	else t_fail "$what (exit $?)"; fi
+}
+
+# run CMD...: sets $rc, $out (stdout) and $err (stderr); runs nothing
+# when the checks are being skipped
 run() {
+	if [ -n "$SKIPPING" ]; then
+		rc=; out=; err=
+		return
+	fi
 	out=$("$@" 2>"$T/stderr")
 	rc=$?
 	err=$(cat "$T/stderr")
@@ -60,6 +110,7 @@ run() {
 
 # t_has WHAT NEEDLE HAYSTACK: passes when HAYSTACK contains NEEDLE
 t_has() {
+	[ -z "$SKIPPING" ] || { skip_one "$1"; return; }
 	case $3 in
 	*"$2"*) t_ok "$1" ;;
 	*) t_fail "$1: '$2' not in '$3'" ;;
@@ -68,7 +119,49 @@ t_has() {
 
 # kernel WHAT FILE EXPECTED: the kernel's own verdict (tf-verdict) for FILE
 kernel() {
+	if [ -n "$SKIPPING" ]; then skip_one "$1: kernel verdict"; return; fi
 	t_eq "$1: kernel verdict" "$3" "$("$VERDICT" "$2" 2>&1)"
+}
+
+# --- verdicts compared with the kernel's, and the kernel's with the model ---
+# $P: the policy bits the kernel applies: fs.trust_policy under trusted_for;
+# AT_EXECVE_CHECK applies both (noexec mounts, execute permission), so the
+# host suites set P=3 there.  $WHO names the interpreter in messages.
+
+# iv FILE EXPECTED_OUT: the interpreter's verdict from the last run
+# ($rc, $out, $err): ran with the expected output, or refused with 126 and
+# one line naming the file.
+iv() {
+	if [ "$rc" = 0 ] && [ "$out" = "$2" ]; then
+		echo allow
+	elif [ "$rc" = 126 ] && [ "$(printf '%s\n' "$err" | wc -l)" = 1 ] &&
+	     case $err in *"$1: refused to interpret"*) true ;; *) false ;; esac; then
+		echo deny
+	else
+		echo "unexpected(rc=$rc out=$out err=$err)"
+	fi
+}
+# same WHAT FILE EXPECTED_OUT: the interpreter's verdict == kernel's on FILE
+same() {
+	if [ -n "$SKIPPING" ]; then skip_one "policy $P: $1"; return; fi
+	k=$("$VERDICT" "$2")
+	t_eq "policy $P: $1: $WHO agrees with kernel ($k)" "$k" "$(iv "$2" "$3")"
+}
+# model NOEXEC_MOUNT NO_X [NOT_REGULAR]: the verdict the policy bits give
+# (fs.trust_policy / trusted_for(2)): bit 0 refuses files on noexec mounts,
+# bit 1 files without an execute bit (root: CAP_DAC_OVERRIDE needs one),
+# any bit anything that is not a regular file (pipes, terminals, devices).
+model() {
+	if [ "$1" = 1 ] && [ $((P & 1)) = 1 ]; then echo deny
+	elif [ "$2" = 1 ] && [ $((P & 2)) = 2 ]; then echo deny
+	elif [ "${3:-0}" = 1 ] && [ "$P" != 0 ]; then echo deny
+	else echo allow; fi
+}
+# kexp WHAT FILE NOEXEC_MOUNT NO_X: the kernel follows the policy bits
+kexp() {
+	if [ -n "$SKIPPING" ]; then skip_one "policy $P: $1: kernel verdict per policy bits"; return; fi
+	t_eq "policy $P: $1: kernel verdict per policy bits" \
+		"$(model "$3" "$4")" "$("$VERDICT" "$2")"
 }
 
 # expect_denied WHAT FILE [REASON]: last run was refused because of FILE:

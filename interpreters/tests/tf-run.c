@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tf-run [--enosys] [--deny-interactive] [--backend] -- CMD [ARG...]
+ * tf-run [--enosys] [--deny-interactive] [--backend] [--kernel] -- CMD [ARG...]
  * Run CMD in a changed environment, for the interpreter tests:
- *  --enosys            execveat(2) fails with ENOSYS (seccomp filter), so
- *                      libtrustedfor finds no kernel interface on a kernel
- *                      without trusted_for(2): the fallback rule applies;
+ *  --enosys            execveat(2) and syscall 451 (trusted_for(2) on the
+ *                      trustfor kernel) fail with ENOSYS (seccomp filter),
+ *                      so libtrustedfor gets no answer from the kernel on
+ *                      any kernel: the fallback rule applies;
  *  --deny-interactive  set mainline's SECBIT_EXEC_DENY_INTERACTIVE;
- *  --backend           print libtrustedfor's backend name and exit.
+ *  --backend           print libtrustedfor's backend name and exit;
+ *  --kernel            print what the running kernel offers, probed here
+ *                      without libtrustedfor ("trusted_for",
+ *                      "execve_check" or "none"), and exit.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
@@ -34,7 +39,8 @@ static int deny_execveat(void)
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
 			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 0, 1),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_execveat, 1, 0),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TF_SYSCALL_NR, 0, 1),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
 		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
 	};
@@ -46,6 +52,43 @@ static int deny_execveat(void)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return -1;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+/*
+ * The kernel's interfaces, probed without libtrustedfor (the tests' skip
+ * decisions must not rest on the code under test), with no side effect:
+ * trusted_for(2) exists iff its sysctl does (syscall 451 is never issued);
+ * AT_EXECVE_CHECK on a known-good executable returns 0 where the kernel
+ * knows the flag, EINVAL where it does not (nothing is executed either way).
+ */
+static const char *kernel_offers(void)
+{
+	static char *const argv[] = { "tf-run", NULL };
+	static char *const envp[] = { NULL };
+	const char *good[] = { "/proc/self/exe", "/bin/true", "/usr/bin/true" };
+	long ret = -1;
+	int e = 0;
+
+	if (access(TF_POLICY_PATH, F_OK) == 0)
+		return "trusted_for";
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int fd = open(good[i], O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0)
+			continue;
+		ret = syscall(SYS_execveat, fd, "", argv, envp,
+			      AT_EMPTY_PATH | AT_EXECVE_CHECK);
+		e = errno;
+		close(fd);
+		if (ret == 0)
+			return "execve_check";
+		if (e == EINVAL)
+			return "none";
+		/* EACCES: that one is not executable here; try the next */
+	}
+	fprintf(stderr, "tf-run: AT_EXECVE_CHECK probe: %s\n",
+		e ? strerror(e) : "no known-good executable");
+	return "unknown";
 }
 
 int main(int argc, char **argv)
@@ -71,6 +114,9 @@ int main(int argc, char **argv)
 				perror("tf-run: PR_SET_SECUREBITS");
 				return 125;
 			}
+		} else if (!strcmp(argv[i], "--kernel")) {
+			printf("%s\n", kernel_offers());
+			return 0;
 		} else if (!strcmp(argv[i], "--backend")) {
 			printf("%s\n", tf_backend_name(tf_backend_detect()));
 			return 0;
@@ -81,7 +127,7 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: tf-run [--enosys] [--deny-interactive] "
-				"-- CMD [ARG...]\n");
+				"[--backend] [--kernel] -- CMD [ARG...]\n");
 		return 125;
 	}
 	execvp(argv[i], argv + i);

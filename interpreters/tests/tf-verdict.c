@@ -2,6 +2,8 @@
 /*
  * tf-verdict FILE...: the kernel's own verdict for each file, as a script
  * interpreter would get it: open it, call trusted_for_exec() on the fd.
+ * "-" stands for the inherited stdin, asked about as it is (a pipe stays
+ * that pipe, a terminal that terminal: nothing is reopened).
  * Prints one word a file: "allow", "deny" or "error:<errno name>".
  * Exit 0 when every file was allowed, 1 when one was denied, 2 on errors.
  */
@@ -22,7 +24,9 @@ int main(int argc, char **argv)
 		return 2;
 	}
 	for (int i = 1; i < argc; i++) {
-		int fd = open(argv[i], O_RDONLY | O_CLOEXEC | O_NOCTTY);
+		int is_stdin = !strcmp(argv[i], "-");
+		int fd = is_stdin ? STDIN_FILENO :
+				    open(argv[i], O_RDONLY | O_CLOEXEC | O_NOCTTY);
 
 		if (fd < 0) {
 			fprintf(stderr, "tf-verdict: %s: %s\n", argv[i],
@@ -42,7 +46,8 @@ int main(int argc, char **argv)
 							      strerror(errno));
 			rc = 2;
 		}
-		close(fd);
+		if (!is_stdin)
+			close(fd);
 	}
 	return rc;
 }
