@@ -52,8 +52,7 @@ static int intended_policy(void)
 	if (!v || !*v)
 		return -1;
 	if (v[1] || v[0] < '0' || v[0] > '0' + TF_POLICY_MAX) {
-		fprintf(stderr, "test_trustedfor: TF_TEST_POLICY='%s' is not a policy: use 0, 1, 2 or 3\n",
-			v);
+		fprintf(stderr, "test_trustedfor: TF_TEST_POLICY is not a policy: set it to 0, 1, 2 or 3\n");
 		exit(2);
 	}
 	return v[0] - '0';
