@@ -68,9 +68,12 @@ mirror=${TF_DEB_MIRROR:-${mirror:-http://deb.debian.org/debian}}
 
 # Every mount below $run is undone on exit, before anything is removed.
 cleanup() {
-	if mountpoint -q "$run/proc" 2> /dev/null; then
-		umount "$run/proc" || umount -l "$run/proc"
-	fi
+	local m
+	for m in "$run/tmp/tf" "$run/tmp/nx" "$run/proc"; do
+		if mountpoint -q "$m" 2> /dev/null; then
+			umount "$m" || umount -l "$m"
+		fi
+	done
 }
 trap cleanup EXIT
 
@@ -154,17 +157,24 @@ elif [ "$ec" = yes ]; then
 else
 	backend=none
 fi
-noexec=false
-findmnt -n -o OPTIONS -T "$run/tmp" | tr ',' '\n' | grep -qx noexec && noexec=true
-note "kernel: backend $backend${policy:+, policy $policy}; chroot /tmp on a$($noexec && echo ' noexec' || echo 'n exec') mount"
+note "kernel: backend $backend${policy:+, policy $policy}"
 
-# The inputs: scripts with known modes, the captured audit log.
-mkdir -p "$run/tmp/tf"
+# The inputs: scripts with known modes on two tmpfs mounted in the chroot
+# (so that they appear in its mount table): /tmp/tf, and /tmp/nx mounted
+# noexec; the captured audit log.
+mkdir -p "$run/tmp/tf" "$run/tmp/nx"
+mount -t tmpfs -o mode=0755,size=1m tf-deb "$run/tmp/tf" || die "cannot mount a tmpfs on the chroot's /tmp/tf"
+mount -t tmpfs -o mode=0755,size=1m,noexec tf-deb-nx "$run/tmp/nx" || die "cannot mount a noexec tmpfs on the chroot's /tmp/nx"
 printf 'echo script-ok\n' > "$run/tmp/tf/tool.sh"
 printf 'echo plain-ok\n' > "$run/tmp/tf/plain.sh"
 printf 'print("notes")\n' > "$run/tmp/tf/notes.py"
-chmod 0755 "$run/tmp/tf/tool.sh"
+printf 'echo nx-ok\n' > "$run/tmp/nx/tool.sh"
+chmod 0755 "$run/tmp/tf/tool.sh" "$run/tmp/nx/tool.sh"
 chmod 0644 "$run/tmp/tf/plain.sh" "$run/tmp/tf/notes.py"
+# on_noexec PATH (in the chroot): its mount's options, from findmnt.
+on_noexec() { findmnt -n -o OPTIONS -T "$run$1" | tr ',' '\n' | grep -qx noexec; }
+# has_x PATH: some x bit, from find.
+has_x() { [ -n "$(find "$run$1" -perm /111)" ]; }
 cp "$top/tests/data/audit-vm-captured.log" "$run/tmp/audit.log"
 den=$(grep -c '^type=UNKNOWN\[1350\] ' "$top/tests/data/audit-vm-captured.log")
 chg=$(grep -c '^type=CONFIG_CHANGE .* op=trust_policy ' "$top/tests/data/audit-vm-captured.log")
@@ -198,31 +208,33 @@ check() {
 		t_ok "$what"
 	fi
 }
-# The model (trusted_for(2), README): what policy P denies to root for a
-# script with an x bit or not: reasons, "" when allowed.
-deny_reasons() { # POLICY HAS_X
-	local r=
-	{ [ $(($1 & 1)) = 1 ] && $noexec; } && r=noexec_mount
-	{ [ $(($1 & 2)) = 2 ] && ! $2; } && r=${r:+$r,}file_perm
-	echo "$r"
+# The model (trusted_for(2), README): the reasons policy P denies PATH to
+# root, "" when allowed.  The kernel stops at the first reason: a noexec
+# mount is reported alone, the permission is checked only on exec mounts.
+deny_reasons() { # POLICY PATH
+	if [ $(($1 & 1)) = 1 ] && on_noexec "$2"; then
+		echo noexec_mount
+	elif [ $(($1 & 2)) = 2 ] && ! has_x "$2"; then
+		echo file_perm
+	fi
 }
-explain_lines() { # POLICY: policyctl explain's lines for notes.py tool.sh
-	local r
-	r=$(deny_reasons "$1" false)
-	if [ -n "$r" ]; then echo "deny  $r policy=$1 user=root /tmp/tf/notes.py"
-	else echo "allow - policy=$1 user=root /tmp/tf/notes.py"; fi
-	r=$(deny_reasons "$1" true)
-	if [ -n "$r" ]; then echo "deny  $r policy=$1 user=root /tmp/tf/tool.sh"
-	else echo "allow - policy=$1 user=root /tmp/tf/tool.sh"; fi
+explain_files=(/tmp/tf/notes.py /tmp/tf/tool.sh /tmp/nx/tool.sh)
+explain_lines() { # POLICY: policyctl explain's lines for explain_files
+	local f r
+	for f in "${explain_files[@]}"; do
+		r=$(deny_reasons "$1" "$f")
+		if [ -n "$r" ]; then echo "deny  $r policy=$1 user=root $f"
+		else echo "allow - policy=$1 user=root $f"; fi
+	done
 }
 explain_rc() { explain_lines "$1" | grep -q '^deny' && echo 1 || echo 0; }
 
 verdict "policyctl status: backend $backend" 0 "backend:          $backend" \
 	sh -c 'policyctl status | grep "^backend:"'
-for p in 3 1; do
-	verdict "policyctl explain --policy $p: notes.py (0644), tool.sh (0755)" \
+for p in 3 2 1; do
+	verdict "policyctl explain --policy $p: notes.py (0644), tool.sh (0755), noexec tool.sh (0755)" \
 		"$(explain_rc $p)" "$(explain_lines $p)" \
-		policyctl explain --policy $p --user root /tmp/tf/notes.py /tmp/tf/tool.sh
+		policyctl explain --policy $p --user root "${explain_files[@]}"
 done
 verdict "audisp-trusted-for report: $den denials, $chg policy changes (grep)" 0 \
 	"$(printf 'Number of denials: %s\nNumber of policy changes: %s' "$den" "$chg")" \
@@ -230,28 +242,38 @@ verdict "audisp-trusted-for report: $den denials, $chg policy changes (grep)" 0 
 check "trusttop --help" '^Usage: trusttop' trusttop --help
 check "audisp-trusted-for --help" '^usage: audisp-trusted-for' audisp-trusted-for --help
 verdict "trusted-dash -c 'echo ok'" 0 ok trusted-dash -c 'echo ok'
-verdict "trusted-dash /tmp/tf/tool.sh (0755)" 0 script-ok trusted-dash /tmp/tf/tool.sh
-# A script without the x bit: refused where the kernel requires the exec
-# permission (AT_EXECVE_CHECK; trusted_for with policy bit 1); run by the
-# fallback rule where the kernel cannot answer (README).
-case $backend in
-execve_check) plain_denied=true ;;
-trusted_for) [ $((policy & 2)) = 2 ] && plain_denied=true || plain_denied=false ;;
-none) plain_denied=$noexec ;;
-esac
-if $plain_denied; then
-	output=$(in_chroot trusted-dash /tmp/tf/plain.sh 2>&1)
-	rc=$?
-	printf '%s\n' "$output" | sed 's/^/#   /'
-	if [ "$rc" = 126 ] && [ "$(printf '%s\n' "$output" | cut -d: -f1-3)" = "trusted-dash: /tmp/tf/plain.sh: refused to interpret" ]; then
-		t_ok "trusted-dash /tmp/tf/plain.sh (0644): refused, exit 126 (backend $backend)"
+# trusted-dash's refusal reason for PATH, "" when it runs: the kernel's
+# verdict, or without an interface the fallback rule (README "When the
+# kernel cannot answer": refuse only on noexec mounts).
+dash_why() {
+	local nx=false x=false
+	on_noexec "$1" && nx=true
+	has_x "$1" && x=true
+	case $backend in
+	execve_check)
+		if $nx; then echo "on a noexec mount (AT_EXECVE_CHECK)"
+		elif ! $x; then echo "no execute permission (AT_EXECVE_CHECK)"; fi ;;
+	trusted_for)
+		if $nx && [ $((policy & 1)) = 1 ]; then echo "on a noexec mount (trusted_for)"
+		elif ! $x && [ $((policy & 2)) = 2 ]; then echo "no execute permission (trusted_for)"; fi ;;
+	none) $nx && echo "on a noexec mount (kernel cannot answer, fallback rule)" ;;
+	esac
+}
+# dash_verdict PATH OUTPUT: exit 126 and the exact refusal, or exit 0 and OUTPUT.
+dash_verdict() {
+	local why what
+	why=$(dash_why "$1")
+	what="trusted-dash $1 ($(stat -c %a "$run$1")$(on_noexec "$1" && echo ', noexec mount'))"
+	if [ -n "$why" ]; then
+		verdict "$what: refused, exit 126 (backend $backend${policy:+, policy $policy})" 126 \
+			"trusted-dash: 0: $1: refused to interpret: $why" trusted-dash "$1"
 	else
-		t_fail "trusted-dash /tmp/tf/plain.sh (0644): expected exit 126 and a refusal naming it (backend $backend), got exit $rc"
+		verdict "$what: runs (backend $backend${policy:+, policy $policy})" 0 "$2" trusted-dash "$1"
 	fi
-else
-	verdict "trusted-dash /tmp/tf/plain.sh (0644): runs (backend $backend${policy:+, policy $policy})" 0 plain-ok \
-		trusted-dash /tmp/tf/plain.sh
-fi
+}
+dash_verdict /tmp/tf/tool.sh script-ok
+dash_verdict /tmp/tf/plain.sh plain-ok
+dash_verdict /tmp/nx/tool.sh nx-ok
 pyver=$(in_chroot dpkg-query -W -f='${Version}' libpython3.11 | sed 's/-[^-]*$//')
 verdict "trusted-python3 --version: the chroot's libpython3.11 ($pyver)" 0 "Python $pyver" trusted-python3 --version
 # Under AT_EXECVE_CHECK (mainline >= 6.14) the stock standard library (mode
