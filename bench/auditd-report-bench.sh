@@ -6,8 +6,12 @@
 #    `ausearch -m 1350 --raw -if LOG`, same file, same run, rounds interleaved;
 #    goal: report median <= 0.2 x ausearch median;
 #  - the plugin's live throughput (the log fed on stdin, records/s) and its
-#    peak RSS (goal <= 64 MiB after 1M distinct paths); its final state must
-#    count exactly N denials.
+#    peak RSS (goal <= 64 MiB after 1M distinct paths).
+# Counts are checked against the generator's own count of what it wrote (and
+# the log's line count): the report's denials and policy changes, ausearch's
+# records, the plugin's saved state. Goals are compared on unrounded values.
+# Each goal gets a verdict; exit status 0: every goal met, 1: a count is wrong
+# (or a command failed), 3: counts right but a performance goal missed.
 # Needs gcc, ausearch (auditd), /usr/bin/time (package time) and the plugin:
 #   make -C auditd-plugin
 # usage: bench/auditd-report-bench.sh [N] [ROUNDS] [DISTINCT_PATHS]
@@ -46,13 +50,20 @@ LOG=$D/audit.log
 echo "bench: generating $N records ($PATHS distinct paths) into $LOG"
 "$GEN" -n "$N" -p "$PATHS" -o "$LOG" 2> "$D/gen.err" || { cat "$D/gen.err" >&2; exit 1; }
 cat "$D/gen.err"
+# The generator's own count of the records it wrote.
+GEN_DENIALS=$(sed -n 's/^gen-audit-log: \([0-9]*\) denials .*/\1/p' "$D/gen.err")
+GEN_CHANGES=$(sed -n 's/.* \([0-9]*\) CONFIG_CHANGE records$/\1/p' "$D/gen.err")
+case "$GEN_DENIALS/$GEN_CHANGES" in
+*[!0-9/]* | /* | */) echo "bench: cannot read the generator's counts in: $(cat "$D/gen.err")" >&2; exit 1 ;;
+esac
 LINES=$(wc -l < "$LOG")
 MIB=$(du -m "$LOG" | cut -f1)
 
 now() { date +%s.%N; }
-elapsed() { echo "$1 $2" | awk '{printf "%.3f\n", $2 - $1}'; }
-# min and median of the numbers in a file
-minmed() { sort -g "$1" | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.3f %.3f\n", v[1], m}'; }
+elapsed() { echo "$1 $2" | awk '{printf "%.9f\n", $2 - $1}'; }
+# min and median of the numbers in a file, unrounded
+minmed() { sort -g "$1" | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.9f %.9f\n", v[1], m}'; }
+ms() { echo "$1" | awk '{printf "%.3f", $1}'; } # display only
 
 : > "$D/t.report"; : > "$D/t.ausearch"
 for r in $(seq "$ROUNDS"); do
@@ -65,12 +76,17 @@ for r in $(seq "$ROUNDS"); do
 	t2=$(now)
 	a=$(elapsed "$t0" "$t1"); b=$(elapsed "$t1" "$t2")
 	echo "$a" >> "$D/t.report"; echo "$b" >> "$D/t.ausearch"
-	echo "round $r: report ${a}s, ausearch ${b}s"
+	echo "round $r: report $(ms "$a")s, ausearch $(ms "$b")s"
 done
 set -- $(minmed "$D/t.report"); REP_MIN=$1; REP_MED=$2
 set -- $(minmed "$D/t.ausearch"); AUS_MIN=$1; AUS_MED=$2
 REP_DENIALS=$(sed -n 's/^Number of denials: //p' "$D/report.txt")
+REP_CHANGES=$(sed -n 's/^Number of policy changes: //p' "$D/report.txt")
 REP_RSS=$(tail -n 1 "$D/rss.report")
+# ausearch's count of the same records (an untimed run, counted on the fly).
+AUS_RECORDS=$({ ausearch -m 1350 --raw -if "$LOG" || echo "$?" > "$D/ausearch.failed"; } |
+	grep -c '^type=UNKNOWN\[1350\] ')
+[ -e "$D/ausearch.failed" ] && { echo "bench: ausearch failed (exit $(cat "$D/ausearch.failed"))" >&2; exit 1; }
 
 # The plugin, as auditd runs it, with its own config and state directory.
 mkdir "$D/state"
@@ -88,23 +104,53 @@ PL_S=$(elapsed "$t0" "$t1")
 PL_RATE=$(echo "$LINES $PL_S" | awk '{printf "%.0f\n", $1 / $2}')
 PL_KIB=$(sed -n 's/.*Maximum resident set size (kbytes): //p' "$D/time.plugin")
 PL_MIB=$(echo "$PL_KIB" | awk '{printf "%.1f\n", $1 / 1024}')
-PL_DENIALS=$("$PLUGIN" report --state "$D/state/state.json" | sed -n 's/^Number of denials: //p')
+"$PLUGIN" report --state "$D/state/state.json" > "$D/state.txt" ||
+	{ echo "bench: report --state failed" >&2; exit 1; }
+PL_DENIALS=$(sed -n 's/^Number of denials: //p' "$D/state.txt")
 
-RATIO=$(echo "$REP_MED $AUS_MED" | awk '{printf "%.2f\n", $1 / $2}')
-RATIO_MIN=$(echo "$REP_MIN $AUS_MIN" | awk '{printf "%.2f\n", $1 / $2}')
-verdict() { echo "$1 $2" | awk '{print ($1 <= $2) ? "met" : "MISSED"}'; }
-exact() { [ "$1" = "$N" ] && echo "exact" || echo "WRONG (expected $N)"; }
+# Display values (rounded); the verdicts below compare the unrounded ones.
+RATIO=$(echo "$REP_MED $AUS_MED" | awk '{printf "%.3f\n", $1 / $2}')
+RATIO_MIN=$(echo "$REP_MIN $AUS_MIN" | awk '{printf "%.3f\n", $1 / $2}')
+counts_ok=1 perf_ok=1
+# goal A B: V="met" when A <= B (unrounded numbers), else MISSED (no subshell:
+# the verdict flags must survive)
+goal() {
+	if echo "$1 $2" | awk '{exit !($1 <= $2)}'; then V=met; else V=MISSED; perf_ok=0; fi
+}
+# exact VALUE EXPECTED WHAT
+exact() {
+	if [ -n "$1" ] && [ "$1" = "$2" ]; then V="exact (= $3)"; else V="WRONG (expected $2 = $3)"; counts_ok=0; fi
+}
+goal "$REP_MED" "$(echo "$AUS_MED" | awk '{printf "%.9f", $1 * 0.2}')"; V_RATIO=$V
+goal "${PL_KIB:-inf}" 65536; V_RSS=$V
+exact "$LINES" "$((GEN_DENIALS + GEN_CHANGES))" "generator's records"; V_LINES=$V
+exact "$REP_DENIALS" "$GEN_DENIALS" "generator's denials"; V_REP=$V
+exact "$REP_CHANGES" "$GEN_CHANGES" "generator's changes"; V_REPC=$V
+exact "$AUS_RECORDS" "$GEN_DENIALS" "generator's denials"; V_AUS=$V
+exact "$PL_DENIALS" "$GEN_DENIALS" "generator's denials"; V_PL=$V
 
 echo
 echo "audisp-trusted-for benchmark: N=$N denials, $PATHS distinct paths,"
 echo "  $LINES lines / $MIB MiB in $LOG, $ROUNDS rounds, $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-printf '%-50s %-16s %s\n' "measure" "value" "goal"
-printf '%-50s %-16s %s\n' "report --input LOG, s (min / median)" "$REP_MIN / $REP_MED" ""
-printf '%-50s %-16s %s\n' "ausearch -m 1350 --raw -if LOG, s (min / median)" "$AUS_MIN / $AUS_MED" ""
-printf '%-50s %-16s %s\n' "ratio report/ausearch (median; min)" "$RATIO; $RATIO_MIN" "<= 0.2 ($(verdict "$RATIO" 0.2))"
+printf '%-50s %-16s %s\n' "measure" "value" "goal: verdict"
+printf '%-50s %-16s %s\n' "log lines" "$LINES" "$V_LINES"
+printf '%-50s %-16s %s\n' "report --input LOG, s (min / median)" "$(ms "$REP_MIN") / $(ms "$REP_MED")" ""
+printf '%-50s %-16s %s\n' "ausearch -m 1350 --raw -if LOG, s (min / median)" "$(ms "$AUS_MIN") / $(ms "$AUS_MED")" ""
+printf '%-50s %-16s %s\n' "ratio report/ausearch (median; min)" "$RATIO; $RATIO_MIN" "median <= 0.2: $V_RATIO"
 printf '%-50s %-16s %s\n' "report peak RSS, MiB" "$(echo "$REP_RSS" | awk '{printf "%.1f", $1 / 1024}')" ""
-printf '%-50s %-16s %s\n' "report denials" "$REP_DENIALS" "$(exact "$REP_DENIALS")"
-printf '%-50s %-16s %s\n' "plugin on stdin: wall s" "$PL_S" ""
+printf '%-50s %-16s %s\n' "report denials" "$REP_DENIALS" "$V_REP"
+printf '%-50s %-16s %s\n' "report policy changes" "$REP_CHANGES" "$V_REPC"
+printf '%-50s %-16s %s\n' "ausearch type-1350 records" "$AUS_RECORDS" "$V_AUS"
+printf '%-50s %-16s %s\n' "plugin on stdin: wall s" "$(ms "$PL_S")" ""
 printf '%-50s %-16s %s\n' "plugin throughput, records/s" "$PL_RATE" ""
-printf '%-50s %-16s %s\n' "plugin peak RSS, MiB" "$PL_MIB" "<= 64 ($(verdict "$PL_MIB" 64))"
-printf '%-50s %-16s %s\n' "plugin state denials" "$PL_DENIALS" "$(exact "$PL_DENIALS")"
+printf '%-50s %-16s %s\n' "plugin peak RSS, MiB" "$PL_MIB" "<= 64 MiB (65536 KiB): $V_RSS"
+printf '%-50s %-16s %s\n' "plugin state denials" "$PL_DENIALS" "$V_PL"
+if [ "$counts_ok" = 0 ]; then
+	echo "bench: FAILED: a count differs from the generator's (see WRONG above)"
+	exit 1
+fi
+if [ "$perf_ok" = 0 ]; then
+	echo "bench: counts exact; a performance goal MISSED (see above)"
+	exit 3
+fi
+echo "bench: counts exact, every goal met"
