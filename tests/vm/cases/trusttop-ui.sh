@@ -40,19 +40,20 @@ row_re() {
 	printf '^python3 +root +[0-9.]+ +%s +%s +%s +%s +%s ' "$E_ALLOWED" \
 		"$E_DENIED" "$(row_pct | sed 's/[.]/[.]/')" "$(row_top)" "$E_WOULD"
 }
-"$D/python3" -c python3 -n 3 "$D/ok.sh" "$D/nox.py" > "$D/w1"
-row_reset; row_add trusted_for 0 exec 3; row_add trusted_for 0 noperm 3
+# Hundreds of checks per step, so that losing one in a hundred shows.
+"$D/python3" -c python3 -n 300 "$D/ok.sh" "$D/nox.py" > "$D/w1"
+row_reset; row_add trusted_for 0 exec 300; row_add trusted_for 0 noperm 300
 t_eq "policy 0: workload's verdicts" "$(row_verdicts)" "$(cat "$D/w1")"
 check "row: nothing denied, would-deny counted" 60 "$(row_re)"
 tt_model trusted_for 0 noperm
 check "pane: would-deny event" 30 "python3 +would +$(tt_reasons "$M_WOULD") +[^ ]*/nox\\.py *\$"
 echo 3 > /proc/sys/fs/trust_policy
 check "header follows the policy" 60 'policy 3'
-"$D/python3" -c python3 -n 2 "$D/nox.py" > "$D/w2"
-row_reset; row_add trusted_for 3 noperm 2
+"$D/python3" -c python3 -n 200 "$D/nox.py" > "$D/w2"
+row_reset; row_add trusted_for 3 noperm 200
 t_eq "policy 3: workload's verdicts" "$(row_verdicts)" "$(cat "$D/w2")"
 # The row adds up both runs, each under its own policy.
-row_add trusted_for 0 exec 3; row_add trusted_for 0 noperm 3
+row_add trusted_for 0 exec 300; row_add trusted_for 0 noperm 300
 check "row: denials counted" 60 "$(row_re)"
 tt_model trusted_for 3 noperm
 check "pane: denial" 30 "python3 +DENY +$(tt_reasons "$M_DENY") +[^ ]*/nox\\.py *\$"
