@@ -25,11 +25,28 @@ static bool lit(const char **p, const char *end, const char *s)
 	return true;
 }
 
-static bool word(const char **p, const char *end)
+/* A node name: bytes up to a space, none of them a control byte. */
+static bool node_name(const char **p, const char *end)
 {
 	const char *s = *p;
 
-	while (*p < end && **p != ' ' && **p != '\0')
+	while (*p < end && (unsigned char)**p > ' ' && **p != 0x7f)
+		(*p)++;
+	return *p > s;
+}
+
+/*
+ * A record type: letters, digits, '_' and the brackets of UNKNOWN[1350].
+ * Anything else is not a record, and must not reach libauparse 3.0.9: a GS
+ * byte (0x1d) there leaves a record without fields, whose field array
+ * nvlist_clear() then never frees (fixed upstream after 3.0.9).
+ */
+static bool type_name(const char **p, const char *end)
+{
+	const char *s = *p;
+
+	while (*p < end && (isalnum((unsigned char)**p) || **p == '_' || **p == '[' ||
+			    **p == ']'))
 		(*p)++;
 	return *p > s;
 }
@@ -40,9 +57,9 @@ bool tf_line_is_record(const char *line, size_t len)
 
 	if (memchr(line, '\0', len))
 		return false;
-	if (lit(&p, end, "node=") && !(word(&p, end) && lit(&p, end, " ")))
+	if (lit(&p, end, "node=") && !(node_name(&p, end) && lit(&p, end, " ")))
 		return false;
-	return lit(&p, end, "type=") && word(&p, end) && lit(&p, end, " msg=audit(") &&
+	return lit(&p, end, "type=") && type_name(&p, end) && lit(&p, end, " msg=audit(") &&
 	       digits(&p, end) && lit(&p, end, ".") && digits(&p, end) &&
 	       lit(&p, end, ":") && digits(&p, end) && lit(&p, end, "):");
 }

@@ -418,7 +418,30 @@ static void test_line_shape(void **s)
 	assert_false(tf_line_is_record(L("node= type=EOE msg=audit(1.2:3): ")));
 	assert_false(tf_line_is_record(L("type=EOE msg=audit(1.2:3): \0 hidden")));
 	assert_false(tf_line_is_record(L("----")));
+	assert_false(tf_line_is_record(L("type=\x1d msg=audit(17.0:11):")));
+	assert_false(tf_line_is_record(L("type=A\x1d msg=audit(17.0:11): x=1")));
+	assert_false(tf_line_is_record(L("node=a\x1d type=EOE msg=audit(1.2:3): ")));
+	assert_false(tf_line_is_record(L("node=a\tb type=EOE msg=audit(1.2:3): ")));
 #undef L
+}
+
+/*
+ * A GS byte in the header is a bad line, never given to libauparse 3.0.9
+ * (which would leak the record's field array: LeakSanitizer fails this
+ * binary at exit). Found by the fuzzer.
+ */
+static void test_gs_in_header(void **s)
+{
+	static const char in[] = "type=\x1d msg=audit(17.0:11):\n"
+				 "type=EOE\x1d msg=audit(17.0:12): \n";
+	struct tf_agg a;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	feed_all(&a, in, sizeof(in) - 1, 0, NULL);
+	assert_int_equal(a.bad_lines, 2);
+	assert_int_equal(a.denials, 0);
+	tf_agg_free(&a);
 }
 
 int main(void)
@@ -436,6 +459,7 @@ int main(void)
 		cmocka_unit_test(test_overlong_line),
 		cmocka_unit_test(test_vm_captured),
 		cmocka_unit_test(test_line_shape),
+		cmocka_unit_test(test_gs_in_header),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
