@@ -5,6 +5,7 @@
  * policyctl's predictions with.
  *
  *   tf-probe [--as UID] [--backend trusted_for|execve_check] [--hold] FILE...
+ *   tf-probe --pin-map PATH
  *
  * Every FILE is opened read-only (O_NONBLOCK, symlinks followed) by the
  * caller (root) first; then --as UID drops to that uid, its primary gid and
@@ -19,6 +20,9 @@
  * For fd: names the line ends with " /proc/PID/fd/N"; with --hold the probe
  * then keeps those fds open until its standard input is closed, so that
  * `policyctl explain` can look at them.
+ * --pin-map PATH creates a one-entry BPF array map with BTF (so that its
+ * bpffs pin can be opened and read, as a regular file) and pins it at PATH
+ * on a bpf filesystem: a corpus file for the proof.
  * Exit status: 0, or 2 on a usage or setup error.
  */
 #include <errno.h>
@@ -30,7 +34,11 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#include <linux/bpf.h>
+#include <linux/btf.h>
 
 #include "trustedfor.h"
 
@@ -51,6 +59,52 @@ static int drop_to(uid_t uid)
 	    setresuid(uid, uid, uid) < 0)
 		return -1;
 	return 0;
+}
+
+/* BTF with one type, "int" (id 1): the array map's key and value */
+static int pin_map(const char *path)
+{
+	static const char strs[] = "\0int";
+	struct {
+		struct btf_header hdr;
+		struct btf_type t;
+		__u32 enc;
+		char strs[sizeof(strs)];
+	} __attribute__((packed)) btf = {
+		.hdr = { .magic = BTF_MAGIC, .version = BTF_VERSION,
+			 .hdr_len = sizeof(struct btf_header), .type_off = 0,
+			 .type_len = sizeof(struct btf_type) + sizeof(__u32),
+			 .str_off = sizeof(struct btf_type) + sizeof(__u32),
+			 .str_len = sizeof(strs) },
+		.t = { .name_off = 1, .info = BTF_KIND_INT << 24, .size = 4 },
+		.enc = BTF_INT_SIGNED << 24 | 32,
+	};
+	union bpf_attr a;
+	int btf_fd, map_fd;
+
+	memcpy(btf.strs, strs, sizeof(strs));
+	memset(&a, 0, sizeof(a));
+	a.btf = (__u64)(unsigned long)&btf;
+	a.btf_size = sizeof(btf);
+	btf_fd = (int)syscall(SYS_bpf, BPF_BTF_LOAD, &a, sizeof(a));
+	if (btf_fd < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.map_type = BPF_MAP_TYPE_ARRAY;
+	a.key_size = 4;
+	a.value_size = 4;
+	a.max_entries = 1;
+	a.btf_fd = (__u32)btf_fd;
+	a.btf_key_type_id = 1;
+	a.btf_value_type_id = 1;
+	memcpy(a.map_name, "pcproof", 8);
+	map_fd = (int)syscall(SYS_bpf, BPF_MAP_CREATE, &a, sizeof(a));
+	if (map_fd < 0)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	a.pathname = (__u64)(unsigned long)path;
+	a.bpf_fd = (__u32)map_fd;
+	return (int)syscall(SYS_bpf, BPF_OBJ_PIN, &a, sizeof(a));
 }
 
 static int make_fd(const char *kind, int *extra)
@@ -77,6 +131,14 @@ int main(int argc, char **argv)
 	int i = 1, backend = 0, hold = 0, as = -1;
 	char buf[64];
 
+	if (argc == 3 && !strcmp(argv[1], "--pin-map")) {
+		if (pin_map(argv[2]) < 0) {
+			fprintf(stderr, "tf-probe: cannot pin a BPF map at %s: %s\n",
+				argv[2], strerror(errno));
+			return 2;
+		}
+		return 0;
+	}
 	for (; i < argc && !strncmp(argv[i], "--", 2); i++) {
 		if (!strcmp(argv[i], "--as") && i + 1 < argc) {
 			as = atoi(argv[++i]);

@@ -5,16 +5,23 @@
 # mount over an exec directory, every owner/group/other r and x combination
 # for files of root and of two users with supplementary groups, POSIX ACLs
 # with named users, named groups and masks, setuid/setgid bits, directories,
-# fifos, char and block devices, symlinks to each of them, files of procfs,
-# sysfs, tracefs, devtmpfs, the 9p root, and pipe, memfd and socket fds) is
-# checked under fs.trust_policy 0..3 for root, the owner user and another
-# user:
+# fifos, char and block devices, symlinks to each of them; files of procfs,
+# nsfs, sysfs, tracefs, devtmpfs, the 9p root, mqueue, cgroup2, bpf (a
+# pinned map with BTF, which can be opened), debugfs and securityfs when the
+# kernel has them; files reached through /proc/PID/root of a process in
+# another mount namespace, on its own noexec and exec tmpfs mounts; and pipe,
+# memfd and socket fds) is checked under fs.trust_policy 0..3 for root, the
+# owner user and another user:
 #   kernel:     tf-probe --as UID FILE...   (trusted_for(2) as that user)
 #   prediction: policyctl explain --policy N --user UID FILE...
-# and, for the regular script files, `policyctl check --json --all` (what an
-# administrator runs) must deny exactly the files the kernel denies.
+# Only verdicts present on both sides are counted, and that count must equal
+# the number of cases the corpus generator made (its own counter, files x 3
+# subjects x 4 policies): a file the probe could not open, or one explain
+# left out, fails the suite. For the regular script files,
+# `policyctl check --json --all` (what an administrator runs) must exit 0 or
+# 1 as its denials say, print JSON that jq parses, and deny exactly the files
+# the kernel denies.
 # Socket *files* cannot be opened (ENXIO), so sockets are probed as fds.
-# Prints "agreement: N/N"; fails below 100%.
 # Needs a host build first: make -C policyctl
 SUITE=policyctl-proof
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -43,19 +50,30 @@ t_eq "test users" "2001 2002 pcalice pcshared" "$(id -u pcalice) $(id -u pcbob) 
 C=/tmp/pcproof
 mkdir -p $C
 mount -t tmpfs -o mode=0755 pcproof $C
-mkdir $C/ex $C/nx $C/bindsrc $C/bindnx $C/special
+mkdir $C/ex $C/nx $C/bindsrc $C/bindnx $C/special $C/mq $C/cg $C/bpf $C/dbg $C/sec \
+      $C/nsnx $C/nsex
 mount -t tmpfs -o noexec,mode=0755 pcnx $C/nx
 mount --bind $C/bindsrc $C/bindnx
 mount -o remount,bind,noexec $C/bindnx
-trap 'echo $old_policy > $POLICY; umount $C/bindnx $C/nx $C 2>/dev/null' EXIT
+nspid=
+cleanup() {
+	echo "$old_policy" > $POLICY
+	[ -n "$nspid" ] && kill "$nspid" 2>/dev/null
+	rmdir $C/cg/pcproof 2>/dev/null
+	umount $C/sec $C/dbg $C/bpf $C/cg $C/mq $C/bindnx $C/nx 2>/dev/null
+	umount $C 2>/dev/null
+}
+trap cleanup EXIT
 
-files=()      # every probed path
-scripts=()    # the regular script files policyctl check walks
+# The generator counts what it makes (made), independently of the lists the
+# comparison walks: those are read back from the file system (find) or
+# named explicitly, and every entry must get a verdict on both sides.
+made=0
 script() {    # script PATH MODE OWNER:GROUP
+	made=$((made + 1))
 	printf '#!/bin/sh\nexit 0\n' > "$1"
 	chown "$3" "$1"
 	chmod "$2" "$1"
-	files+=("$1"); scripts+=("$1")
 }
 
 owners="root:root pcalice:pcshared pcbob:pcbob"
@@ -69,9 +87,10 @@ for og in $owners; do
 		script $C/nx/m$m-$o.sh $m $og
 	done
 done
+# bindsrc/X and bindnx/X are the same inode, on an exec and a noexec mount
 for m in 0755 0644 0750 0705 0111 0000; do
 	script $C/bindsrc/m$m.sh $m pcalice:pcshared
-	files+=($C/bindnx/m$m.sh); scripts+=($C/bindnx/m$m.sh)
+	made=$((made + 1))    # the same file, reached as $C/bindnx/m$m.sh
 done
 acls=(
 	"u::rw-,u:pcalice:r-x,g::r--,m::r-x,o::---"
@@ -88,8 +107,8 @@ i=0
 for a in "${acls[@]}"; do
 	script $C/ex/acl$i.sh 0600 root:pcshared
 	setfacl --set "$a" $C/ex/acl$i.sh
-	cp -p $C/ex/acl$i.sh $C/nx/acl$i.sh 2>/dev/null
-	setfacl --set "$a" $C/nx/acl$i.sh; files+=($C/nx/acl$i.sh); scripts+=($C/nx/acl$i.sh)
+	script $C/nx/acl$i.sh 0600 root:pcshared
+	setfacl --set "$a" $C/nx/acl$i.sh
 	i=$((i + 1))
 done
 t_eq "ACLs set" "user:pcalice:r-x" "$(getfacl -c $C/ex/acl0.sh 2>/dev/null | grep '^user:pcalice')"
@@ -104,33 +123,108 @@ mkdir -m 0000 $S/dir-bob; chown pcbob $S/dir-bob
 mkfifo -m 0644 $S/fifo-root; mkfifo -m 0600 $S/fifo-alice; chown pcalice $S/fifo-alice
 mknod -m 0666 $S/chr-null c 1 3; mknod -m 0600 $S/chr-alice c 1 3; chown pcalice $S/chr-alice
 mknod -m 0660 $S/blk-loop0 b 7 0
-files+=($S/dir-root $S/dir-alice $S/dir-bob $S/fifo-root $S/fifo-alice $S/chr-null
-	$S/chr-alice $S/blk-loop0)
+made=$((made + 8))
 for target in $C/ex/m555-root.sh $C/nx/m0755-pcalice.sh $S/dir-root $S/fifo-root \
 	      $S/chr-null $S/blk-loop0 $C/ex/acl0.sh; do
 	ln -s "$target" $S/link-$(basename "$target")
-	files+=($S/link-$(basename "$target"))
+	made=$((made + 1))
 done
-# other filesystems: procfs, nsfs, sysfs, tracefs, securityfs, devtmpfs,
-# tmpfs nodev, the 9p root
+
+# Everything made below $C so far, read back from the file system.
+# (through files, not <(...): /dev/fd may be missing in the VM)
+find $C/ex $C/nx $C/bindsrc $C/bindnx -mindepth 1 -type f | sort > /tmp/pc-scripts.txt
+find $C/ex $C/nx $C/bindsrc $C/bindnx $S -mindepth 1 | sort > /tmp/pc-files.txt
+mapfile -t scripts < /tmp/pc-scripts.txt
+mapfile -t files < /tmp/pc-files.txt
+
+# Other filesystems, named one by one (each counted as made): procfs, nsfs,
+# sysfs, tracefs, devtmpfs, tmpfs, the 9p root.
+ext() { made=$((made + 1)); files+=("$1"); }
 printf '#!/bin/sh\n' > /dev/shm/pc-shm.sh; chmod 0755 /dev/shm/pc-shm.sh
 for f in /proc/version /proc/sys/kernel/hostname /proc/self/ns/net \
 	 /sys/devices/system/cpu/online /sys/kernel/tracing/README \
 	 /dev/null /dev/shm/pc-shm.sh /usr/bin/dash \
 	 /usr/share/common-licenses/GPL-3; do
-	if [ -e "$f" ]; then files+=("$f"); else t_fail "corpus file $f exists"; fi
+	ext "$f"
 done
-# securityfs and debugfs when this kernel has them
-if [ -d /sys/kernel/security ] && mount -t securityfs securityfs /sys/kernel/security 2>/dev/null &&
-   [ -e /sys/kernel/security/lsm ]; then
-	files+=(/sys/kernel/security/lsm)
+have_fs() { grep -qw "$1" /proc/filesystems; }
+# mqueue: a queue is a regular file of a kern_mount()ed (SB_KERNMOUNT),
+# SB_I_NOEXEC superblock
+if have_fs mqueue && mount -t mqueue pcmq $C/mq; then
+	for q in "pcq-root 0644 root:root" "pcq-alice 0750 pcalice:pcshared" "pcq-x 0755 root:root"; do
+		set -- $q
+		: > $C/mq/$1; chmod $2 $C/mq/$1; chown $3 $C/mq/$1
+		ext $C/mq/$1
+	done
 else
-	echo "# no securityfs in this kernel"
+	t_fail "mqueue mount (CONFIG_POSIX_MQUEUE is in kernel/config/vm.config)"
 fi
-echo "# corpus: ${#files[@]} files, ${#scripts[@]} scripts, + pipe, memfd, socket fds"
+# cgroup2 (kernfs): SB_I_NOEXEC, but not a pseudo fs
+if have_fs cgroup2 && mount -t cgroup2 pccg $C/cg && mkdir $C/cg/pcproof; then
+	chown pcalice $C/cg/pcproof/cgroup.procs
+	for f in $C/cg/cgroup.procs $C/cg/cgroup.controllers $C/cg/pcproof \
+		 $C/cg/pcproof/cgroup.procs; do
+		ext $f
+	done
+else
+	t_fail "cgroup2 mount and a child cgroup (CONFIG_CGROUPS is in kernel/config/vm.config)"
+fi
+# bpf: a plain superblock; a directory and pinned maps (regular files)
+if have_fs bpf && mount -t bpf pcbpf $C/bpf; then
+	mkdir -m 0755 $C/bpf/dir; ext $C/bpf/dir
+	for m in "map-root 0600 root:root" "map-alice 0750 pcalice:pcshared" "map-x 0755 root:root"; do
+		set -- $m
+		"$PROBE" --pin-map $C/bpf/$1 && chmod $2 $C/bpf/$1 && chown $3 $C/bpf/$1
+		ext $C/bpf/$1
+	done
+else
+	t_fail "bpf mount (CONFIG_BPF_SYSCALL is in kernel/config/vm.config)"
+fi
+# debugfs and securityfs: simple_pin_fs() superblocks (SB_KERNMOUNT)
+if have_fs debugfs && mount -t debugfs pcdbg $C/dbg; then
+	find $C/dbg -maxdepth 2 -type f -perm -0400 | sort | head -n 3 > /tmp/pc-dbg.txt
+	mapfile -t dbg < /tmp/pc-dbg.txt
+	if [ ${#dbg[@]} -gt 0 ]; then
+		for f in "${dbg[@]}"; do ext "$f"; done
+	else
+		t_fail "debugfs holds a readable file"
+	fi
+else
+	t_skip "debugfs files: this kernel has no debugfs (CONFIG_DEBUG_FS is not set in kernel/config/vm.config)"
+fi
+if have_fs securityfs && mount -t securityfs pcsec $C/sec; then
+	ext $C/sec/lsm
+else
+	t_skip "securityfs files: this kernel has no securityfs (CONFIG_SECURITYFS is not set in kernel/config/vm.config)"
+fi
+# Another mount namespace: a process with its own noexec and exec tmpfs
+# mounts, whose files are reached through /proc/PID/root.
+rm -f $C/nsready
+unshare -m --propagation private sh -c '
+	C=$1
+	mount -t tmpfs -o noexec,mode=0755 pcnsnx $C/nsnx &&
+	mount -t tmpfs -o mode=0755 pcnsex $C/nsex || exit 1
+	for f in "nsnx/a.sh 0755 root:root" "nsnx/b.sh 0644 root:root" \
+		 "nsnx/c.sh 0750 pcalice:pcshared" "nsex/d.sh 0755 root:root" \
+		 "nsex/e.sh 0700 pcalice:pcshared"; do
+		set -- $f
+		printf "#!/bin/sh\n" > $C/$1; chmod $2 $C/$1; chown $3 $C/$1
+	done
+	: > $C/nsready
+	exec sleep 3600' sh $C &
+nspid=$!
+for _ in $(seq 100); do [ -e $C/nsready ] && break; sleep 0.1; done
+t_eq "other mount namespace ready" yes "$([ -e $C/nsready ] && echo yes)"
+t_eq "its mounts are not ours" "" "$(find $C/nsnx $C/nsex -mindepth 1)"
+for f in nsnx/a.sh nsnx/b.sh nsnx/c.sh nsex/d.sh nsex/e.sh; do
+	ext /proc/$nspid/root$C/$f
+done
 
-total=0 agree=0
-declare -A name_of=([0]=root [2001]=pcalice [2002]=pcbob)
+fds=(fd:pipe fd:memfd fd:socket)
+echo "# corpus: made $made files (${#files[@]} listed, ${#scripts[@]} scripts) + ${#fds[@]} fds"
+t_eq "every file made is listed" "$made" "${#files[@]}"
+
+both=0 agree=0 missing=0
 for pol in 0 1 2 3; do
 	echo $pol > $POLICY
 	t_eq "policy $pol set" $pol "$(cat $POLICY)"
@@ -140,48 +234,74 @@ for pol in 0 1 2 3; do
 		"$PROBE" --as $uid "${files[@]}" > /tmp/pc-kern.txt
 		"$P" explain --policy $pol --user $uid "${files[@]}" > /tmp/pc-pred.txt 2> /tmp/pc-explain.err
 		while read -r v a b; do
-			[ "$v" = error ] && { kern[$b]="error $a"; continue; }
-			kern[$a]=$v
+			case $v in allow|deny) kern[$a]=$v ;; *) echo "# probe: $v $a $b" ;; esac
 		done < /tmp/pc-kern.txt
 		while read -r v r p u path; do
-			pred[$path]=$v
+			case $v in allow|deny) pred[$path]=$v ;; esac
 		done < /tmp/pc-pred.txt
 		echo "# policy $pol uid $uid: kernel denies $(grep -c '^deny ' /tmp/pc-kern.txt), allows $(grep -c '^allow ' /tmp/pc-kern.txt) of ${#files[@]}"
 		if [ -s /tmp/pc-explain.err ]; then
 			t_fail "explain errors: $(cat /tmp/pc-explain.err)"
 		fi
 		for f in "${files[@]}"; do
-			total=$((total + 1))
-			# a verdict missing on either side is a disagreement
-			if [ -n "${kern[$f]:-}" ] && [ "${kern[$f]}" = "${pred[$f]:-missing}" ]; then
+			if [ -z "${kern[$f]:-}" ] || [ -z "${pred[$f]:-}" ]; then
+				missing=$((missing + 1))
+				echo "# MISSING policy=$pol uid=$uid $f: kernel=${kern[$f]:-missing} predicted=${pred[$f]:-missing}"
+				continue
+			fi
+			both=$((both + 1))
+			if [ "${kern[$f]}" = "${pred[$f]}" ]; then
 				agree=$((agree + 1))
 			else
-				echo "# MISMATCH policy=$pol uid=$uid $f: kernel=${kern[$f]:-missing} predicted=${pred[$f]:-missing} ($(stat -c '%A %U:%G' "$f"))"
+				echo "# MISMATCH policy=$pol uid=$uid $f: kernel=${kern[$f]} predicted=${pred[$f]} ($(stat -L -c '%A %U:%G %T' "$f"))"
 			fi
 		done
 		# pipe, memfd and socket fds, created by the subject
-		coproc PRB { "$PROBE" --as $uid --hold fd:pipe fd:memfd fd:socket; }
-		for k in 1 2 3; do
+		coproc PRB { "$PROBE" --as $uid --hold "${fds[@]}"; }
+		for _ in "${fds[@]}"; do
+			v= kind= procpath= pv=
 			read -r v kind procpath <&"${PRB[0]}"
-			pv=$("$P" explain --policy $pol --user $uid "$procpath" | awk '{print $1}')
-			total=$((total + 1))
-			if [ -n "$v" ] && [ "$v" = "$pv" ]; then agree=$((agree + 1)); else
+			case $v in
+			allow|deny)
+				pv=$("$P" explain --policy $pol --user $uid "$procpath" | awk '{print $1}') ;;
+			*)	echo "# probe: $v $kind $procpath"; v= ;;
+			esac
+			case $pv in allow|deny) ;; *) pv= ;; esac
+			if [ -z "$v" ] || [ -z "$pv" ]; then
+				missing=$((missing + 1))
+				echo "# MISSING policy=$pol uid=$uid $kind: kernel=${v:-missing} predicted=${pv:-missing}"
+				continue
+			fi
+			both=$((both + 1))
+			if [ "$v" = "$pv" ]; then agree=$((agree + 1)); else
 				echo "# MISMATCH policy=$pol uid=$uid $kind: kernel=$v predicted=$pv"
 			fi
 		done
 		exec {PRB[1]}>&-
 		wait $PRB_PID 2>/dev/null
 
-		# policyctl check: the denied scripts are the ones the kernel denies
-		"$P" check --policy $pol --path $C --user $uid --json --all > /tmp/pc-check.json 2>/dev/null
+		# policyctl check: exit 0/1 as its denials say, JSON that parses,
+		# and the denied scripts are the ones the kernel denies
+		"$P" check --policy $pol --path $C --user $uid --json --all > /tmp/pc-check.json 2>/tmp/pc-check.err
+		rc=$?
 		want=$(for f in "${scripts[@]}"; do [ "${kern[$f]:-}" = deny ] && echo "$f"; done | sort)
-		got=$($PY -c 'import json,sys; print("\n".join(sorted(d["path"] for d in json.load(sys.stdin)["denied"])))' < /tmp/pc-check.json)
+		if got=$(jq -r '.denied[].path' < /tmp/pc-check.json); then
+			got=$(echo "$got" | sort)
+			t_ok "policy $pol uid $uid: check --json output parses"
+		else
+			t_fail "policy $pol uid $uid: check --json output parses: $(head -c 300 /tmp/pc-check.json) $(cat /tmp/pc-check.err)"
+			got=unparsable
+		fi
+		t_eq "policy $pol uid $uid: check exits 1 when it denies, else 0" \
+			"$([ -n "$want" ] && echo 1 || echo 0)" "$rc"
 		t_eq "policy $pol uid $uid: check denies what the kernel denies ($(echo "$want" | grep -c .) files)" "$want" "$got"
 		unset kern pred
 	done
 done
-echo "agreement: $agree/$total"
-# ${#files[@]} files x 4 policies x 3 subjects + 3 fds x 4 x 3
-t_eq "every verdict compared" $(( (${#files[@]} + 3) * 12 )) $total
-t_eq "agreement" "$total/$total" "$agree/$total"
+# the generator's count, not the loop's: files made x 3 subjects x 4 policies
+cases=$(( (made + ${#fds[@]}) * 3 * 4 ))
+echo "agreement: $agree/$both, verdicts on both sides: $both of $cases cases, missing: $missing"
+t_eq "a verdict on both sides for every case the generator made" "$cases" "$both"
+t_eq "no verdict missing on either side" 0 "$missing"
+t_eq "agreement" "$both/$both" "$agree/$both"
 t_done $SUITE
