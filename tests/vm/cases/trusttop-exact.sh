@@ -61,11 +61,11 @@ workload() {
 # verify_workload WHAT POLICY: every run got the model's verdicts.
 verify_workload() {
 	i=0 bad=
-	while read -r exe n file kind; do
+	while read -r w_exe w_n w_file w_kind; do
 		i=$((i + 1))
-		row_reset; row_add trusted_for "$2" "$kind" "$n"
+		row_reset; row_add trusted_for "$2" "$w_kind" "$w_n"
 		[ "$(cat "$D/w$i")" = "$(row_verdicts)" ] ||
-			bad="$bad $exe $kind: $(cat "$D/w$i"), model: $(row_verdicts);"
+			bad="$bad $w_exe $w_kind: $(cat "$D/w$i"), model: $(row_verdicts);"
 	done <<-EOF
 	$TABLE
 	EOF
@@ -74,8 +74,8 @@ verify_workload() {
 # tally POLICY [EXE]: the model's figures for one interpreter (or all) in E_*.
 tally() {
 	row_reset
-	while read -r exe n file kind; do
-		[ -z "$2" ] || [ "$exe" = "$2" ] && row_add trusted_for "$1" "$kind" "$n"
+	while read -r w_exe w_n w_file w_kind; do
+		[ -z "$2" ] || [ "$w_exe" = "$2" ] && row_add trusted_for "$1" "$w_kind" "$w_n"
 	done <<-EOF
 	$TABLE
 	EOF
@@ -160,6 +160,7 @@ t_eq "batch: allowed/denied" "allowed $E_ALLOWED  denied $E_DENIED" "$(printf '%
 # --- classic tracepoint fallback --------------------------------------------
 run_trusttop "$D/tp.json" --json -d 0.5 --backend trusted_for-tp
 verify_workload "tracepoint" 3
+tally 3
 tail -n 1 "$D/tp.json" > "$D/last.json"
 t_eq "tracepoint: backend" "trusted_for (tracepoint)" "$(j .backend)"
 t_eq "tracepoint: totals" "$ISSUED $E_ALLOWED $E_DENIED $E_WOULD" "$(j '.totals | "\(.checks) \(.allowed) \(.denied) \(.would_deny)"')"
