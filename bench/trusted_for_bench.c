@@ -5,9 +5,12 @@
  *
  * usage: trusted_for_bench [-n ITERATIONS] [-r ROUNDS] CASE...
  *   CASE: fstat fstatat faccessat2 allowed denied
- * Prints, per case, the best of ROUNDS rounds in ns/call and the ratio to
- * fstat.  The caller sets the policy, audit and the tracepoint around it
- * (bench/trusted-for.sh does, in the VM).
+ * Prints, per case, the best of ROUNDS rounds in ns/call, the ratio to
+ * fstat and the number of calls made (the sanity call plus every timed one:
+ * the denied case's count is what the audit log must hold).  Every call's
+ * result is checked: a case whose verdict is not the expected one (allowed:
+ * 0, denied: EACCES) on any call exits 1.  The caller sets the policy, audit
+ * and the tracepoint around it (bench/trusted-for.sh does, in the VM).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,15 +53,23 @@ static int one_call(enum bench_case c, int fd)
 	return -1;
 }
 
-static double measure(enum bench_case c, int fd, long n, int rounds)
+/* Best time per call over @rounds rounds of @n calls; *@wrong counts the
+ * calls whose result was not @expect (-1 must come with EACCES).
+ */
+static double measure(enum bench_case c, int fd, long n, int rounds,
+		      int expect, long *wrong)
 {
 	double best = 0;
 
 	for (int r = 0; r < rounds; r++) {
 		double t0 = now_ns();
 
-		for (long i = 0; i < n; i++)
-			one_call(c, fd);
+		for (long i = 0; i < n; i++) {
+			int ret = one_call(c, fd);
+
+			if (ret != expect || (ret && errno != EACCES))
+				(*wrong)++;
+		}
 		double per = (now_ns() - t0) / n;
 
 		if (!r || per < best)
@@ -73,7 +84,7 @@ int main(int argc, char **argv)
 					     "allowed", "denied" };
 	const char *allowed = "/tmp/bench-allowed.sh";
 	const char *denied = "/tmp/bench-noexec/denied.sh";
-	long n = 200000;
+	long n = 200000, wrong = 0;
 	int rounds = 5, opt;
 	double base = 0;
 
@@ -126,23 +137,30 @@ int main(int argc, char **argv)
 				strerror(errno));
 			return 2;
 		}
-		/* The case must measure what it says. */
+		/* The case must measure what it says, on every call. */
 		expect = c == B_DENIED ? -1 : 0;
-		if (one_call(c, fd) != expect) {
+		if (one_call(c, fd) != expect ||
+		    (c == B_DENIED && errno != EACCES)) {
 			fprintf(stderr, "trusted_for_bench: %s: unexpected verdict on %s (%s)\n",
 				names[c], path, strerror(errno));
 			return 1;
 		}
-		double ns = measure(c, fd, n, rounds);
+		long before = wrong;
+		double ns = measure(c, fd, n, rounds, expect, &wrong);
 
 		if (c == B_FSTAT)
 			base = ns;
 		if (base > 0)
-			printf("%-12s %8.1f ns/call  %5.2fx fstat\n", names[c],
-			       ns, ns / base);
+			printf("%-12s %8.1f ns/call  %5.2fx fstat  calls %ld\n",
+			       names[c], ns, ns / base, 1 + n * rounds);
 		else
-			printf("%-12s %8.1f ns/call\n", names[c], ns);
+			printf("%-12s %8.1f ns/call  calls %ld\n", names[c], ns,
+			       1 + n * rounds);
+		if (wrong != before)
+			fprintf(stderr, "trusted_for_bench: %s: %ld of %ld calls did not return %d\n",
+				names[c], wrong - before, n * rounds, expect);
 		close(fd);
 	}
-	return 0;
+	fflush(stdout);
+	return wrong ? 1 : 0;
 }
