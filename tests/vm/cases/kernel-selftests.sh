@@ -1,4 +1,102 @@
-#!/bin/sh
+#!/bin/bash
 # The kernel's own tests of the trusted_for series (kselftest harness), run
-# as root on the patched kernel.
-exec tests/lib/tap-result.sh kernel-selftests build/kernel/selftests/trusted_for_test
+# as root on the patched kernel, twice:
+#  1. kernel-selftests: everything runs (tests/lib/tap-result.sh counts the
+#     TAP lines).  Around it, kernel-selftests-state checks that the run left
+#     the global state as it found it: fs.trust_policy, the audit status, the
+#     global trace buffer (a marker written before) and the global switch of
+#     the trusted_for_verdict event (on before), and no directory left in
+#     /tmp or in tracefs' instances/.
+#  2. kernel-selftests-degraded: tracefs unmounted (a private mount
+#     namespace) and a real auditd registered: the tests that need them skip
+#     with their reason, instead of failing or aborting; the others pass.
+SUITE=kernel-selftests-state
+. tests/lib/assert.sh
+bin=${TF_SELFTEST_BIN:-build/kernel/selftests/trusted_for_test}
+T=/sys/kernel/tracing
+EV=$T/events/trusted_for/trusted_for_verdict
+
+if [ ! -x "$bin" ] || [ ! -e /proc/sys/fs/trust_policy ]; then
+	t_fail "no $bin or not the patched kernel: run 'make kernel', then this case through tests/vm/run"
+	t_done kernel-selftests-state
+	exit 1
+fi
+
+# 1. The whole suite, with global state that differs from every default.
+echo 1 > /proc/sys/fs/trust_policy
+auditctl -e 1 > /dev/null
+echo 4096 > $T/buffer_size_kb
+echo 1 > $EV/enable
+marker="kernel-selftests marker $$"
+echo "$marker" > $T/trace_marker
+audit_before=$(auditctl -s | grep -E '^(enabled|pid) ')
+
+tests/lib/tap-result.sh kernel-selftests "$bin"
+
+t_eq "fs.trust_policy restored" 1 "$(cat /proc/sys/fs/trust_policy)"
+t_eq "audit status restored (enabled, no daemon left)" "$audit_before" \
+	"$(auditctl -s | grep -E '^(enabled|pid) ')"
+t_eq "global trusted_for_verdict event still enabled" 1 "$(cat $EV/enable)"
+if grep -qF "$marker" $T/trace; then
+	t_ok "global trace buffer not cleared"
+else
+	t_fail "global trace buffer cleared (marker gone)"
+fi
+t_eq "no tracefs instance left" "" "$(ls $T/instances)"
+t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* 2>/dev/null)"
+echo 0 > $EV/enable
+echo 0 > /proc/sys/fs/trust_policy
+t_done kernel-selftests-state
+
+# 2. Without tracefs, with an audit daemon.
+SUITE=kernel-selftests-degraded
+T_PASS=0 T_FAIL=0 T_SKIP=0
+A=$(mktemp -d /tmp/tf-selftests-audit.XXXXXX)
+mkdir -p "$A/plugins.d" "$A/log"
+cat > "$A/auditd.conf" <<EOC
+local_events = yes
+write_logs = yes
+log_file = $A/log/audit.log
+log_format = RAW
+flush = NONE
+max_log_file = 100
+max_log_file_action = ROTATE
+space_left = 2
+space_left_action = IGNORE
+admin_space_left = 1
+admin_space_left_action = IGNORE
+disk_full_action = IGNORE
+disk_error_action = IGNORE
+plugin_dir = $A/plugins.d
+EOC
+chmod 0640 "$A/auditd.conf"
+auditd -n -c "$A" > "$A/auditd.out" 2>&1 &
+auditd_pid=$!
+trap 'kill $auditd_pid 2>/dev/null' EXIT
+for _ in $(seq 100); do
+	[ "$(auditctl -s | sed -n 's/^pid //p')" = "$auditd_pid" ] && break
+	sleep 0.2
+done
+t_eq "auditd registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
+
+out=$(unshare -m /bin/sh -c "
+	umount -l /sys/kernel/debug 2>/dev/null
+	umount -l $T && exec $bin" 2>&1)
+rc=$?
+printf '%s\n' "$out" | sed 's/^/# /'
+t_eq "exit status 0 (passes and skips)" 0 "$rc"
+tap() { printf '%s\n' "$out" | grep -cE "$1"; }
+# 5 audit tests; 4 tracepoint tests and matrix.reasons in 4 variants.
+t_eq "audit tests skipped: auditd is running" 5 \
+	"$(tap "^ok [0-9]+ # SKIP an audit daemon is running \\(pid $auditd_pid\\)$")"
+t_eq "tracefs tests skipped: no tracefs" 8 \
+	"$(tap '^ok [0-9]+ # SKIP no tracefs with the trusted_for events$')"
+t_eq "no other skip" 13 "$(tap '^ok [0-9]+ # SKIP')"
+t_eq "the 13 others passed" 13 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
+t_eq "none failed" 0 "$(tap '^not ok')"
+t_eq "plan of 26" 1 "$(tap '^1\.\.26$')"
+t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
+t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* 2>/dev/null)"
+kill $auditd_pid
+wait $auditd_pid 2>/dev/null
+t_done kernel-selftests-degraded
