@@ -16,19 +16,30 @@ cat "$out"
 # Only top-level TAP lines count (kselftest's nested "# ok" lines do not).
 awk -v suite="$suite" -v rc="$rc" '
 	/^1\.\.[0-9]+/ { split($1, p, "\\.\\."); plan += p[2]; plans++; next }
+	# cmocka says why in a comment before its "not ok N # SKIP test" line.
+	/^# SKIP / { why = substr($0, 8); next }
 	/^(not )?ok( |$)/ {
 		n++
 		if ($0 ~ /#[ \t]*(SKIP|skip)/) {
 			skip++
 			line = $0
 			sub(/^(not )?ok[ \t]+[0-9]*[ \t]*(-[ \t]*)?/, "", line)
-			gsub(/[ \t]*#[ \t]*(SKIP|skip)[ \t]*/, ": ", line)
-			printf "SKIPPED %s: %s\n", suite, line
+			i = match(line, /#[ \t]*(SKIP|skip)[ \t]*/)
+			name = substr(line, 1, i - 1); sub(/[ \t]+$/, "", name)
+			rest = substr(line, i + RLENGTH)
+			if (name == "" && why != "" && index(why, rest) == 1)
+				text = why
+			else if (name == "")
+				text = rest
+			else
+				text = name ": " rest
+			printf "SKIPPED %s: %s\n", suite, text
 		} else if ($0 ~ /^not ok/) {
 			fail++
 		} else {
 			pass++
 		}
+		why = ""
 	}
 	END {
 		if (plans == 0) {
