@@ -68,12 +68,18 @@ static bool probe_execve_check(void)
 	int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	long ret;
 
-	assert_true(fd >= 0);
+	if (fd < 0) {
+		fprintf(stderr, "test_trustedfor: /proc/self/exe: %s: mount /proc\n",
+			strerror(errno));
+		exit(2);
+	}
 	ret = syscall(SYS_execveat, fd, "", argv, envp,
 		      AT_EMPTY_PATH | AT_EXECVE_CHECK);
-	if (ret != 0 && errno != EINVAL)
-		fail_msg("execveat(AT_EXECVE_CHECK) probe: %s (expected 0 or EINVAL)",
-			 strerror(errno));
+	if (ret != 0 && errno != EINVAL) {
+		fprintf(stderr, "test_trustedfor: execveat(AT_EXECVE_CHECK) probe: %s (expected 0 or EINVAL)\n",
+			strerror(errno));
+		exit(2);
+	}
 	close(fd);
 	return ret == 0;
 }
@@ -161,6 +167,51 @@ static void test_backend_matches_kernel(void **state)
 }
 
 /*
+ * Why a test cannot run here, NULL when it can.  Known before the tests run,
+ * so that main() can also put the reason in the test's TAP name (cmocka's
+ * skip line carries nothing else).
+ */
+static const char *why_skip_readback(void)
+{
+	if (kernel_backend() != TF_BACKEND_TRUSTED_FOR)
+		return intended_policy() < 0 ?
+			       "no trusted_for(2) on this kernel (" TF_POLICY_PATH " missing): no policy to read" :
+			       NULL; /* a failure, not a skip */
+	if (intended_policy() < 0)
+		return "trusted_for(2) kernel but TF_TEST_POLICY is not set: the intended policy is unknown";
+	if (geteuid() != 0)
+		return "not root: " TF_POLICY_PATH " is mode 0600";
+	return NULL;
+}
+
+/* Verdict tests need a kernel that answers, on trusted_for the policy, and
+ * root (the model assumes CAP_DAC_OVERRIDE; noexec mounts need it too).
+ */
+static const char *why_skip_verdicts(void)
+{
+	if (kernel_backend() == TF_BACKEND_NONE)
+		return "this kernel has neither trusted_for(2) nor AT_EXECVE_CHECK";
+	if (kernel_backend() == TF_BACKEND_TRUSTED_FOR && intended_policy() < 0)
+		return "trusted_for(2) kernel but TF_TEST_POLICY is not set: the expected verdicts are unknown";
+	if (geteuid() != 0)
+		return "not root: the model assumes CAP_DAC_OVERRIDE";
+	return NULL;
+}
+
+static const char *why_skip_enosys(void)
+{
+	switch (kernel_backend()) {
+	case TF_BACKEND_TRUSTED_FOR:
+		return "this kernel answers (trusted_for): no ENOSYS path to test";
+	case TF_BACKEND_EXECVE_CHECK:
+		return "this kernel answers (AT_EXECVE_CHECK): no ENOSYS path to test";
+	case TF_BACKEND_NONE:
+		break;
+	}
+	return NULL;
+}
+
+/*
  * The policy in force is the one the caller set (TF_TEST_POLICY, from
  * tests/vm/cases/lib-syscall.sh, which writes fs.trust_policy itself): the
  * expected verdicts below come from it, never from the value read back.
@@ -171,17 +222,11 @@ static void test_policy_readback(void **state)
 
 	(void)state;
 	want = intended_policy();
-	if (kernel_backend() != TF_BACKEND_TRUSTED_FOR) {
-		if (want >= 0)
-			fail_msg("TF_TEST_POLICY=%d but this kernel has no trusted_for(2) (%s missing)",
-				 want, TF_POLICY_PATH);
-		tf_skip("no trusted_for(2) on this kernel (%s missing): no policy to read",
-			TF_POLICY_PATH);
-	}
-	if (want < 0)
-		tf_skip("trusted_for(2) kernel but TF_TEST_POLICY is not set: the intended policy is unknown");
-	if (geteuid() != 0)
-		tf_skip("not root: %s is mode 0600", TF_POLICY_PATH);
+	if (kernel_backend() != TF_BACKEND_TRUSTED_FOR && want >= 0)
+		fail_msg("TF_TEST_POLICY=%d but this kernel has no trusted_for(2) (%s missing)",
+			 want, TF_POLICY_PATH);
+	if (why_skip_readback())
+		tf_skip("%s", why_skip_readback());
 	assert_int_equal(tf_policy_read(&policy), 0);
 	assert_int_equal(policy, want);
 }
@@ -260,14 +305,10 @@ static int model(bool regular, bool noexec_mount, mode_t mode)
 	return ENOSYS;
 }
 
-/* Verdict tests need a kernel that answers and, on trusted_for, the policy. */
-#define need_verdicts()                                                          \
-	do {                                                                     \
-		if (kernel_backend() == TF_BACKEND_NONE)                         \
-			tf_skip("this kernel has neither trusted_for(2) nor AT_EXECVE_CHECK"); \
-		if (kernel_backend() == TF_BACKEND_TRUSTED_FOR &&                \
-		    intended_policy() < 0)                                       \
-			tf_skip("trusted_for(2) kernel but TF_TEST_POLICY is not set: the expected verdicts are unknown"); \
+#define need_verdicts()                                  \
+	do {                                             \
+		if (why_skip_verdicts())                 \
+			tf_skip("%s", why_skip_verdicts()); \
 	} while (0)
 
 static int check_path(const char *path)
@@ -291,8 +332,6 @@ static void test_regular_files(void **state)
 
 	(void)state;
 	need_verdicts();
-	if (geteuid() != 0)
-		tf_skip("not root: the model assumes CAP_DAC_OVERRIDE");
 	fd = mkstemp(path);
 	assert_true(fd >= 0);
 	assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
@@ -319,8 +358,6 @@ static void test_noexec_mount(void **state)
 
 	(void)state;
 	need_verdicts();
-	if (geteuid() != 0)
-		tf_skip("not root: a noexec mount cannot be made");
 	assert_non_null(mkdtemp(dir));
 	assert_int_equal(pipe(p), 0);
 	pid = fork();
@@ -406,18 +443,29 @@ static void test_bad_fds(void **state)
 static void test_enosys_without_backend(void **state)
 {
 	(void)state;
-	if (kernel_backend() != TF_BACKEND_NONE)
-		tf_skip("this kernel answers (%s): no ENOSYS path to test",
-			tf_backend_name(kernel_backend()));
+	if (why_skip_enosys())
+		tf_skip("%s", why_skip_enosys());
 	errno = 0;
 	assert_int_equal(check_path("/proc/self/exe"), ENOSYS);
 	assert_int_equal(tf_execve_check(0), -1);
 	assert_int_equal(errno, ENOSYS);
 }
 
+/* "test_x - skipped: reason" when test_x cannot run here. */
+static const char *name_with_reason(const char *name, const char *why)
+{
+	static char names[8][256];
+	static int n;
+
+	if (!why || n == 8)
+		return name;
+	snprintf(names[n], sizeof(names[n]), "%s - skipped: %s", name, why);
+	return names[n++];
+}
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reason_str),
 		cmocka_unit_test(test_reason_parse),
 		cmocka_unit_test(test_backend_matches_kernel),
@@ -430,5 +478,18 @@ int main(void)
 	};
 
 	(void)intended_policy(); /* a bad value stops here, before any test */
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		const char *why = NULL;
+
+		if (tests[i].test_func == test_policy_readback)
+			why = why_skip_readback();
+		else if (tests[i].test_func == test_regular_files ||
+			 tests[i].test_func == test_noexec_mount ||
+			 tests[i].test_func == test_bad_fds)
+			why = why_skip_verdicts();
+		else if (tests[i].test_func == test_enosys_without_backend)
+			why = why_skip_enosys();
+		tests[i].name = name_with_reason(tests[i].name, why);
+	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
