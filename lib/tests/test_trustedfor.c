@@ -34,7 +34,9 @@
 #include <sched.h>
 #include <sys/mount.h>
 
-/* Skip the current test, with the reason as a TAP diagnostic line. */
+/* Skip the current test, with the reason as a TAP diagnostic line
+ * "# SKIP test_x: reason" (tests/lib/tap-result.sh lists it).
+ */
 #define tf_skip(...)                                  \
 	do {                                          \
 		printf("# SKIP %s: ", __func__);      \
@@ -166,11 +168,7 @@ static void test_backend_matches_kernel(void **state)
 	assert_string_equal(tf_backend_name(TF_BACKEND_NONE), "none");
 }
 
-/*
- * Why a test cannot run here, NULL when it can.  Known before the tests run,
- * so that main() can also put the reason in the test's TAP name (cmocka's
- * skip line carries nothing else).
- */
+/* Why a test cannot run here, NULL when it can. */
 static const char *why_skip_readback(void)
 {
 	if (kernel_backend() != TF_BACKEND_TRUSTED_FOR)
@@ -451,21 +449,9 @@ static void test_enosys_without_backend(void **state)
 	assert_int_equal(errno, ENOSYS);
 }
 
-/* "test_x - skipped: reason" when test_x cannot run here. */
-static const char *name_with_reason(const char *name, const char *why)
-{
-	static char names[8][256];
-	static int n;
-
-	if (!why || n == 8)
-		return name;
-	snprintf(names[n], sizeof(names[n]), "%s - skipped: %s", name, why);
-	return names[n++];
-}
-
 int main(void)
 {
-	struct CMUnitTest tests[] = {
+	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_reason_str),
 		cmocka_unit_test(test_reason_parse),
 		cmocka_unit_test(test_backend_matches_kernel),
@@ -478,18 +464,5 @@ int main(void)
 	};
 
 	(void)intended_policy(); /* a bad value stops here, before any test */
-	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
-		const char *why = NULL;
-
-		if (tests[i].test_func == test_policy_readback)
-			why = why_skip_readback();
-		else if (tests[i].test_func == test_regular_files ||
-			 tests[i].test_func == test_noexec_mount ||
-			 tests[i].test_func == test_bad_fds)
-			why = why_skip_verdicts();
-		else if (tests[i].test_func == test_enosys_without_backend)
-			why = why_skip_enosys();
-		tests[i].name = name_with_reason(tests[i].name, why);
-	}
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
