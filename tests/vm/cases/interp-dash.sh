@@ -1,7 +1,10 @@
 #!/bin/sh
 # trusted-dash under fs.trust_policy 0..3 on the trustfor kernel: 'dash FILE',
-# '. FILE' and stdin from a file; the shell's verdict (ran / refused with 126
-# naming the file) must equal the kernel's verdict for the same file.
+# '. FILE', stdin (a regular file, a pipe, a character device) and -c.
+# The shell's verdict (ran / refused with 126 naming the file, '<stdin>' or
+# '-c') must equal the kernel's verdict for the same descriptor (tf-verdict:
+# trusted_for_exec on it; -c is judged as a pipe), and the kernel's verdicts
+# must follow the policy bits (model in lib.sh).
 # Needs a host build first: make -C interpreters all test-helpers
 SUITE=interp-dash
 TF_TOP=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -18,6 +21,8 @@ cp "$X/ok.sh" "$X/nox.sh"; chmod 644 "$X/nox.sh"
 printf 'V=sourced\n' > "$X/lib.sh"; chmod 755 "$X/lib.sh"
 cp -p "$X/lib.sh" "$NX/lib.sh"
 cp "$X/lib.sh" "$X/nolib.sh"; chmod 644 "$X/nolib.sh"
+# a trusted script (exec mount, 755: allowed under every policy) sourcing $1
+printf '. "$1"\necho $V\n' > "$X/src.sh"; chmod 755 "$X/src.sh"
 
 for P in 0 1 2 3; do
 	echo "$P" > "$POLICY"
@@ -28,17 +33,34 @@ for P in 0 1 2 3; do
 		kexp "script $file" "$file" "${rest%:*}" "${rest#*:}"
 		run d "$file" a; same "dash $file" "$file" "ran a"
 		run sh -c "$CLEANENV '$DASH' -s b < '$file'"
-		t_eq "policy $P: stdin from $file" "$("$VERDICT" "$file")" \
-			"$(iv '<stdin>' 'ran b')"
+		t_eq "policy $P: stdin redirected from $file, checked as that file" \
+			"$("$VERDICT" "$file")" "$(iv '<stdin>' 'ran b')"
 	done
+	kexp "trusted sourcing script" "$X/src.sh" 0 0
 	for f in "$X/lib.sh:0:0" "$NX/lib.sh:1:0" "$X/nolib.sh:0:1"; do
 		file=${f%%:*}; rest=${f#*:}
 		kexp ". $file" "$file" "${rest%:*}" "${rest#*:}"
-		run d -c ". '$file'; echo \$V"; same ". $file" "$file" sourced
+		run d "$X/src.sh" "$file"; same ". $file" "$file" sourced
 	done
-	# piped stdin is not a file: never checked by trusted-dash
-	run sh -c "cat '$NX/ok.sh' | $CLEANENV '$DASH' -s c"
-	t_eq "policy $P: piped script runs (not checked)" "0:ran c" "$rc:$out"
+
+	# code that is not a file: the kernel's verdict on the descriptor
+	# itself (a pipe: allowed under policy 0 only), -c judged as a pipe
+	knonfile
+	run sh -c "echo 'echo piped' | $CLEANENV '$DASH'"
+	t_eq "policy $P: piped stdin follows the kernel's pipe verdict" \
+		"$k" "$(iv '<stdin>' piped)"
+	run sh -c "cat '$X/ok.sh' | $CLEANENV '$DASH' -s c"
+	t_eq "policy $P: trusted script piped in: still a pipe" \
+		"$k" "$(iv '<stdin>' 'ran c')"
+	run d -c 'echo cmd'
+	t_eq "policy $P: -c follows the kernel's pipe verdict" "$k" "$(iv -c cmd)"
+	# stdin a character device: /dev/null, not a regular file
+	kd=$("$VERDICT" - < /dev/null)
+	t_eq "policy $P: kernel on /dev/null, per policy bits" \
+		"$(model 0 0 1)" "$kd"
+	run sh -c "$CLEANENV '$DASH' < /dev/null"
+	t_eq "policy $P: stdin from /dev/null follows the kernel's verdict" \
+		"$kd" "$(iv '<stdin>' '')"
 done
 echo "$old_policy" > "$POLICY"
 

@@ -3,7 +3,10 @@
 # every case, the interpreter's verdict (ran / refused with 126 naming the
 # file) must equal the kernel's own verdict for the same file (tf-verdict:
 # open + trusted_for_exec), and the kernel's verdicts must follow the policy
-# bits (bit 0 noexec mounts, bit 1 exec permission).
+# bits (bit 0 noexec mounts, bit 1 exec permission; model in lib.sh).
+# With -S (scripts, modules, caches, stdin, -c), then without it: site
+# (.pth, sitecustomize, usercustomize), zipimport, PYTHONSTARTUP and -i
+# (interpreters/tests/py-site.sh).
 # Needs a host build first: make -C interpreters all test-helpers
 SUITE=interp-python
 TF_TOP=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -44,10 +47,15 @@ fake_cache() { # fake_cache DIR MODE
 	$CLEANENV /usr/bin/python3 -c "import py_compile; py_compile.compile('$T/fake/cached.py', cfile='$1/__pycache__/cached.cpython-311.pyc')"
 	chmod "$2" "$1/__pycache__/cached.cpython-311.pyc"
 }
-# executable copy of encodings/, all that 'python3 -S' reads at startup
-cp -a "$STDLIB/encodings" "$X/encodings"
-chmod -R a+x "$X/encodings"
+# An executable copy of the standard library (what policyctl's fix, chmod +x
+# of interpreted files, gives), bound over it after the as-installed check.
+mkdir "$X/stdlib"
+(cd "$STDLIB" && tar cf - --exclude=./test --exclude=./idlelib \
+	--exclude=./tkinter --exclude=./lib2to3 .) | tar xf - -C "$X/stdlib"
+chmod -R a+x "$X/stdlib"
 enc_src=$STDLIB/encodings/__init__.py
+. "$TF_TOP/interpreters/tests/py-site.sh"
+py_site_setup
 
 for P in 0 1 2 3; do
 	echo "$P" > "$POLICY"
@@ -59,7 +67,7 @@ for P in 0 1 2 3; do
 	if [ "$rc" = 126 ]; then same "stdlib as installed" "$enc_src" ""
 	else same "stdlib as installed" "$enc_src" "main ran"; fi
 
-	mount --bind "$X/encodings" "$STDLIB/encodings"
+	mount --bind "$X/stdlib" "$STDLIB"
 
 	kexp "script, exec mount, 755" "$X/ok.py" 0 0
 	run py "$X/ok.py"; same "script, exec mount, 755" "$X/ok.py" "main ran"
@@ -97,7 +105,7 @@ for P in 0 1 2 3; do
 		"$("$VERDICT" "$NX/pc/__pycache__/cached.cpython-311.pyc")" "$i"
 
 	# code that is not a file: the kernel's verdict on a pipe
-	k=$(echo | "$VERDICT" /proc/self/fd/0)
+	k=$(echo | "$VERDICT" -)
 	t_eq "policy $P: kernel on a pipe" "$([ "$P" = 0 ] && echo allow || echo deny)" "$k"
 	run py -c 'print("cmd")'; t_eq "policy $P: -c follows the pipe verdict" "$k" "$(iv -c cmd)"
 	run sh -c "echo 'print(\"piped\")' | $CLEANENV '$PY' -S"
@@ -106,7 +114,11 @@ for P in 0 1 2 3; do
 	t_eq "policy $P: stdin from a file is checked as a file" \
 		"$("$VERDICT" "$X/nox.py")" "$(iv '<stdin>' 'main ran')"
 
-	umount "$STDLIB/encodings"
+	# without -S (code that is not a file: the kernel's pipe verdict $k)
+	NONFILE=$k
+	py_site_checks
+
+	umount "$STDLIB"
 done
 echo "$old_policy" > "$POLICY"
 
