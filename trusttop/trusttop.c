@@ -21,6 +21,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 #include <sys/capability.h>
+#include "escape.h"
 #include "trustedfor.h"
 #include "app.h"
 #include "trusttop.skel.h"
@@ -100,6 +101,16 @@ static int parse_uid(const char *s, long *uid)
 	return 0;
 }
 
+/* One line naming the option, its value (escaped: it is the user's bytes)
+ * and the fix; returns -1 for parse_args() to hand back. */
+static int bad_arg(const char *opt, const char *arg, const char *fix)
+{
+	fprintf(stderr, "trusttop: %s '", opt);
+	tf_fputs_escaped(arg, stderr);
+	fprintf(stderr, "': %s\n", fix);
+	return -1;
+}
+
 static int parse_args(struct tt_app *a, int argc, char **argv,
 		      enum backend_choice *bk)
 {
@@ -134,23 +145,20 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 			errno = 0;
 			a->iterations = strtol(optarg, &end, 10);
 			if (errno || end == optarg || *end || a->iterations < 0) {
-				fprintf(stderr, "trusttop: -n '%s': not a count: give a whole number >= 0 (0 = forever)\n", optarg);
-				return -1;
+				return bad_arg("-n", optarg, "not a count: give a whole number >= 0 (0 = forever)");
 			}
 			break;
 		case 'd':
 			errno = 0;
 			a->delay = strtod(optarg, &end);
 			if (errno || end == optarg || *end || !(a->delay >= 0.1 && a->delay <= 3600)) {
-				fprintf(stderr, "trusttop: -d '%s': not a delay: give seconds between 0.1 and 3600\n", optarg);
-				return -1;
+				return bad_arg("-d", optarg, "not a delay: give seconds between 0.1 and 3600");
 			}
 			break;
 		case 's':
 			s = tt_sort_parse(optarg);
 			if (s < 0) {
-				fprintf(stderr, "trusttop: --sort '%s': unknown key: use rate, checks, allowed, denied, deny%%, would, name or uid\n", optarg);
-				return -1;
+				return bad_arg("--sort", optarg, "unknown key: use rate, checks, allowed, denied, deny%, would, name or uid");
 			}
 			a->sort = s;
 			break;
@@ -162,8 +170,7 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 			break;
 		case 'u':
 			if (parse_uid(optarg, &a->uid)) {
-				fprintf(stderr, "trusttop: --user '%s': no such user: give a user name or a numeric uid\n", optarg);
-				return -1;
+				return bad_arg("--user", optarg, "no such user: give a user name or a numeric uid");
 			}
 			break;
 		case 'f':
@@ -181,8 +188,7 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 			else if (!strcmp(optarg, "execve_check"))
 				*bk = BK_EXECVE_CHECK;
 			else {
-				fprintf(stderr, "trusttop: --backend '%s': unknown: use auto, trusted_for, trusted_for-btf, trusted_for-tp or execve_check\n", optarg);
-				return -1;
+				return bad_arg("--backend", optarg, "unknown: use auto, trusted_for, trusted_for-btf, trusted_for-tp or execve_check");
 			}
 			break;
 		case 'C':
@@ -467,7 +473,10 @@ int main(int argc, char **argv)
 		return TT_EXIT_PRIV;
 	}
 	uname(&un);
-	snprintf(a->kernel, sizeof(a->kernel), "%s", un.release);
+	/* The release is printed on terminals: kept escaped (it is ASCII on any
+	 * real kernel, and then unchanged). */
+	tf_escape_term(un.release, strnlen(un.release, sizeof(un.release)),
+		       a->kernel, sizeof(a->kernel));
 	libbpf_set_print(quiet_print);
 
 	/* Probe what the running kernel offers. */

@@ -31,6 +31,11 @@ expect "-n -1" 2 "^trusttop: -n '-1': .*whole number" "$TRUSTTOP" -b -n -1
 expect "--sort" 2 "^trusttop: --sort 'size': unknown key: use rate" "$TRUSTTOP" -b --sort size
 expect "--backend" 2 "^trusttop: --backend 'ebpf': unknown: use auto" "$TRUSTTOP" -b --backend ebpf
 expect "--user" 2 "^trusttop: --user 'no-such-user-x': no such user" "$TRUSTTOP" -b -u no-such-user-x
+# Hostile bytes in an argument are shown escaped, never raw (ESC, BEL, RLO).
+expect "-n hostile" 2 "^trusttop: -n '1\\\\x1b\\[2J\\\\xe2\\\\x80\\\\xae': .*whole number" \
+	"$TRUSTTOP" -b -n "$(printf '1\033[2J\342\200\256')"
+expect "--user hostile" 2 "^trusttop: --user 'x\\\\x07y': no such user" \
+	"$TRUSTTOP" -b -u "$(printf 'x\007y')"
 expect "extra argument" 2 "^trusttop: unexpected argument 'foo'" "$TRUSTTOP" -b foo
 expect "not a terminal" 2 "^trusttop: standard output is not a terminal: use -b" "$TRUSTTOP"
 expect "unprivileged user" 3 "^trusttop: needs CAP_BPF and CAP_PERFMON \(or root\)" \
