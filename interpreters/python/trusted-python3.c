@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "escape.h"
 
 #include "tf_interp.h"
 #include "trustedfor.h"
@@ -53,8 +54,10 @@ static _Noreturn void deny(const char *what, const char *reason)
 		}
 	}
 	fflush(stdout);
-	fprintf(stderr, "%s: %s: refused to interpret: %s\n", PROG, what,
-		reason);
+	/* what is a file name: the user's bytes, shown escaped. */
+	fprintf(stderr, "%s: ", PROG);
+	tf_fputs_escaped(what, stderr);
+	fprintf(stderr, ": refused to interpret: %s\n", reason);
 	fflush(stderr);
 	_exit(TFI_EXIT_DENIED);
 }

@@ -48,6 +48,12 @@ kernel "script on noexec mount" "$NX/ok.sh" deny
 run d "$NX/ok.sh" arg
 expect_denied "script on noexec mount" "$NX/ok.sh" "on a noexec mount"
 t_eq "script on noexec mount: nothing ran" "" "$out"
+# A hostile file name (ESC, RLO) is shown escaped in the refusal.
+hostile="$NX/$(printf 'h\033[2Jx\342\200\256.sh')"
+cp "$NX/ok.sh" "$hostile"
+run d "$hostile"
+t_eq "hostile name: exit status" 126 "$rc"
+t_has "hostile name: shown escaped" 'h\x1b[2Jx\xe2\x80\xae.sh: refused to interpret' "$err"
 
 kernel "script without x bit" "$X/nox.sh" deny
 run d "$X/nox.sh"

@@ -90,6 +90,12 @@ kernel "script on noexec mount" "$NX/ok.py" deny
 run py "$NX/ok.py"
 expect_denied "script on noexec mount" "$NX/ok.py" "on a noexec mount"
 t_eq "script on noexec mount: nothing ran" "" "$out"
+# A hostile file name (ESC, RLO) is shown escaped in the refusal.
+hostile="$NX/$(printf 'h\033[2Jx\342\200\256.py')"
+cp "$NX/ok.py" "$hostile"
+run py "$hostile"
+t_eq "hostile name: exit status" 126 "$rc"
+t_has "hostile name: shown escaped" 'h\x1b[2Jx\xe2\x80\xae.py: refused to interpret' "$err"
 kernel "script without x bit" "$X/nox.py" deny
 run py "$X/nox.py"
 expect_denied "script without x bit" "$X/nox.py" "no execute permission"
