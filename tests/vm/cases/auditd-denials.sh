@@ -91,6 +91,8 @@ t_eq "auditd stop: plugin flushed and saved, total $K" "$K" "$(state_total)"
 t_eq "auditd lost nothing" "$lost0" "$(lost)"
 logn=$("$BIN" report --input "$D"/audit/log/audit.log* | sed -n 's/^Number of denials: //p')
 t_eq "report from auditd's own log agrees" "$K" "$logn"
+t_eq "auditd's log holds $K type-1350 records (grep)" "$K" \
+	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] ')"
 
 # Keep what the kernel really emitted, for tests/data (build/ is not in git).
 mkdir -p build/vm-captures
