@@ -117,11 +117,13 @@ int pc_cmd_explain(int argc, char **argv)
 		struct pc_user *subs[c.nusers ? c.nusers : 2];
 		size_t n;
 
+		const char *why = NULL;
+
 		if (statx(AT_FDCWD, path, 0, STATX_TYPE | STATX_MODE |
 			  STATX_UID | STATX_GID | STATX_MNT_ID, &stx) < 0 ||
-		    pc_facts_fs(&c.mounts, stx.stx_mnt_id, path, &fs) < 0 ||
+		    pc_facts_fs(&c.mounts, &stx, path, &fs, &why) < 0 ||
 		    pc_facts_load(&f, &stx, -1, path) < 0) {
-			pc_err("explain: %s: %s", path, strerror(errno));
+			pc_err("explain: %s: %s", path, why ? why : strerror(errno));
 			failed = true;
 			continue;
 		}

@@ -3,14 +3,20 @@
 #include "facts.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <linux/magic.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/statfs.h>
 #include <sys/statvfs.h>
 #include <sys/xattr.h>
+#include <unistd.h>
 
 #define ACL_XATTR "system.posix_acl_access"
+#ifndef RDTGROUP_SUPER_MAGIC
+#define RDTGROUP_SUPER_MAGIC 0x7655821
+#endif
 #ifndef MQUEUE_MAGIC
 #define MQUEUE_MAGIC 0x19800202
 #endif
@@ -42,12 +48,52 @@ int pc_facts_load(struct pc_file_facts *f, const struct statx *stx, int fd,
 }
 
 /*
+ * What the kernel says of the superblock of a file through statfs(2):
+ * f_type names the filesystem type, so the pseudo_fs and SB_I_NOEXEC tables
+ * of mounts.h apply as for a mountinfo entry; ST_NOEXEC in f_flags is the
+ * mount's MNT_NOEXEC (statfs reports no other superblock flag).
+ */
+static void statfs_fs(const struct statfs *sfs, struct pc_fsinfo *fs)
+{
+	fs->pseudo_fs = false;
+	fs->noexec_mount = sfs->f_flags & ST_NOEXEC;
+	switch (sfs->f_type) {
+	case PROC_SUPER_MAGIC: case MQUEUE_MAGIC:
+		fs->pseudo_fs = true;
+		fs->noexec_mount = true;
+		break;
+	case NSFS_MAGIC: case DEBUGFS_MAGIC: case TRACEFS_MAGIC:
+	case SECURITYFS_MAGIC:
+	case PIPEFS_MAGIC: case SOCKFS_MAGIC: case ANON_INODE_FS_MAGIC:
+		fs->pseudo_fs = true;
+		break;
+	case SYSFS_MAGIC: case CGROUP_SUPER_MAGIC: case CGROUP2_SUPER_MAGIC:
+	case RDTGROUP_SUPER_MAGIC:
+		fs->noexec_mount = true;
+		break;
+	}
+}
+
+/* The mount id of @dir (a root directory), 0 when unknown. */
+static unsigned long long dir_mnt_id(const char *dir)
+{
+	struct statx stx;
+
+	if (statx(AT_FDCWD, dir, 0, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return 0;
+	return stx.stx_mnt_id;
+}
+
+/*
  * A path below /proc/PID/ (root/..., cwd/..., fd/N) may lead into that
  * process's mount namespace: its mounts are in /proc/PID/mountinfo, not in
- * ours. Returns true and fills @fs when @mnt_id is found there.
+ * ours. Returns 1 and fills @fs when @mnt_id is found there, or is the mount
+ * holding that process's root (then from @sfs); 0 when not; -1 when the
+ * path is not below /proc/PID/ or the process is gone.
  */
-static bool other_ns_fs(const char *path, unsigned long long mnt_id,
-			struct pc_fsinfo *fs)
+static int other_ns_fs(const char *path, unsigned long long mnt_id,
+		       const struct statfs *sfs, struct pc_fsinfo *fs)
 {
 	char file[64], err[256];
 	struct pc_mounts other;
@@ -55,47 +101,126 @@ static bool other_ns_fs(const char *path, unsigned long long mnt_id,
 	size_t n;
 
 	if (strncmp(path, "/proc/", 6) != 0)
-		return false;
+		return -1;
 	path += 6;
 	n = strspn(path, "0123456789");
 	if (!n || n > 10 || path[n] != '/')
-		return false;
+		return -1;
 	snprintf(file, sizeof(file), "/proc/%.*s/mountinfo", (int)n, path);
 	if (pc_mounts_load(&other, file, err, sizeof(err)) < 0)
-		return false; /* the process is gone: statfs() below */
+		return -1; /* the process is gone */
 	pm = pc_mounts_find(&other, mnt_id);
 	if (pm)
 		*fs = pm->fs;
 	pc_mounts_free(&other);
-	return pm != NULL;
+	if (pm)
+		return 1;
+	snprintf(file, sizeof(file), "/proc/%.*s/root", (int)n, path);
+	if (dir_mnt_id(file) == mnt_id) {
+		statfs_fs(sfs, fs);
+		return 1;
+	}
+	return 0;
 }
 
-int pc_facts_fs(struct pc_mounts *ms, unsigned long long mnt_id,
-		const char *path, struct pc_fsinfo *fs)
+/* Kernel-internal mounts name their files so in /proc/PID/fd/N links. */
+static bool internal_link(const char *path)
 {
-	struct pc_mount *pm = pc_mounts_find(ms, mnt_id);
-	struct statfs sfs;
+	static const char *const prefixes[] = {
+		"pipe:[", "socket:[", "anon_inode:", "/memfd:", NULL,
+	};
+	char target[64];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
 
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	for (const char *const *p = prefixes; *p; p++)
+		if (strncmp(target, *p, strlen(*p)) == 0)
+			return true;
+	return false;
+}
+
+/* Without STATX_MNT_ID: the mount whose mount point is the longest prefix. */
+static struct pc_mount *find_by_path(struct pc_mounts *ms, const char *path)
+{
+	char *real = realpath(path, NULL);
+	struct pc_mount *best = NULL;
+	size_t best_len = 0;
+
+	if (!real)
+		return NULL;
+	for (size_t i = 0; i < ms->n; i++) {
+		const char *mp = ms->v[i].m->mount_point;
+		size_t len = strlen(mp);
+
+		if (ms->v[i].m->overmounted)
+			continue;
+		if (strcmp(mp, "/") == 0)
+			len = 0;
+		else if (strncmp(real, mp, len) != 0 ||
+			 (real[len] != '/' && real[len] != '\0'))
+			continue;
+		if (!best || len >= best_len) {
+			best = &ms->v[i];
+			best_len = len;
+		}
+	}
+	free(real);
+	return best;
+}
+
+int pc_facts_fs(struct pc_mounts *ms, const struct statx *stx,
+		const char *path, struct pc_fsinfo *fs, const char **why)
+{
+	unsigned long long mnt_id = stx->stx_mnt_id;
+	struct pc_mount *pm;
+	struct statfs sfs;
+	int r;
+
+	*why = NULL;
+	if (!(stx->stx_mask & STATX_MNT_ID)) {
+		/* Linux < 5.8: by path (a chroot's root may be misattributed) */
+		pm = find_by_path(ms, path);
+		if (!pm) {
+			*why = "no mount of the table holds it (and this kernel has no STATX_MNT_ID)";
+			return -1;
+		}
+		*fs = pm->fs;
+		return 0;
+	}
+	pm = pc_mounts_find(ms, mnt_id);
 	if (pm) {
 		*fs = pm->fs;
 		return 0;
 	}
-	if (other_ns_fs(path, mnt_id, fs))
-		return 0;
 	if (statfs(path, &sfs) < 0)
 		return -1;
+	r = other_ns_fs(path, mnt_id, &sfs, fs);
+	if (r > 0)
+		return 0;
 	/*
-	 * Not in this namespace's mount table: a kernel-internal mount
-	 * (kern_mount(): SB_KERNMOUNT) holding pipes, sockets, memfds or
-	 * anonymous inodes, which trusted_for treats as a pseudo fs.
+	 * Not in the table, but the mount holding our root: in a chroot, the
+	 * root's mount point lies outside the root, so mountinfo omits it.
+	 * It is a real mount; the kernel tells its type and noexec flag.
 	 */
-	fs->pseudo_fs = true;
-	fs->noexec_mount = sfs.f_flags & ST_NOEXEC;
-	switch (sfs.f_type) {
-	case PROC_SUPER_MAGIC: case SYSFS_MAGIC: case CGROUP_SUPER_MAGIC:
-	case CGROUP2_SUPER_MAGIC: case MQUEUE_MAGIC:
-		fs->noexec_mount = true; /* SB_I_NOEXEC */
-		break;
+	if (mnt_id == dir_mnt_id("/")) {
+		statfs_fs(&sfs, fs);
+		return 0;
 	}
-	return 0;
+	/*
+	 * A kernel-internal mount (kern_mount(): SB_KERNMOUNT) holding pipes,
+	 * sockets, memfds or anonymous inodes, reached through a /proc/PID/fd/N
+	 * link: trusted_for treats it as a pseudo fs.
+	 */
+	if (internal_link(path)) {
+		statfs_fs(&sfs, fs);
+		fs->pseudo_fs = true;
+		return 0;
+	}
+	statfs_fs(&sfs, fs);
+	if (fs->pseudo_fs)
+		return 0; /* its type alone decides */
+	*why = "its mount is in no mount table this process can read (outside its root?): cannot tell whether it is a pseudo filesystem";
+	return -1;
 }

@@ -22,13 +22,16 @@ int pc_facts_load(struct pc_file_facts *f, const struct statx *stx, int fd,
 		  const char *path);
 
 /*
- * The mount facts for a file: from the table entry with @mnt_id; for a path
- * below /proc/PID/ (another process's root, cwd or fd), from that process's
- * mountinfo (its mount namespace may differ); or, for a kernel-internal
- * mount not in mountinfo (pipes, memfd, sockets), from statfs(2) of @path
- * (f_type and ST_NOEXEC).
+ * The mount facts for a file from its statx @stx: from the table entry with
+ * its STATX_MNT_ID (by path prefix on a kernel without STATX_MNT_ID); for a
+ * path below /proc/PID/, from that process's mountinfo; for the mount
+ * holding the root (a chroot's, which mountinfo omits) or a kernel-internal
+ * mount reached through a /proc/PID/fd/N link (pipes, memfd, sockets; always
+ * a pseudo fs), from statfs(2) of @path (f_type and ST_NOEXEC). Returns 0;
+ * or -1 with errno, or with a one-line reason in *@why when the facts
+ * cannot be known.
  */
-int pc_facts_fs(struct pc_mounts *ms, unsigned long long mnt_id,
-		const char *path, struct pc_fsinfo *fs);
+int pc_facts_fs(struct pc_mounts *ms, const struct statx *stx,
+		const char *path, struct pc_fsinfo *fs, const char **why);
 
 #endif /* PC_FACTS_H */

@@ -17,7 +17,7 @@ fi
 . "$top/tests/lib/assert.sh"
 
 tmp=$(mktemp -d /tmp/pc-cli.XXXXXX)
-trap 'umount -R "$tmp/t" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'umount -R "$tmp/t" "$tmp/crfs" 2>/dev/null; rm -rf "$tmp"' EXIT
 
 # run CMD...: sets rc, out, err
 run() {
@@ -218,5 +218,68 @@ run "$P" explain --policy 1 --user root "/proc/$nspid/root$t/otherns/o.sh"
 t_eq "other mount namespace, policy 1: its mount is noexec" \
 	"deny  noexec_mount policy=1 user=root /proc/$nspid/root$t/otherns/o.sh" "$out"
 kill "$nspid"; wait "$nspid" 2>/dev/null
+
+# explain inside a chroot (unshare -m + chroot, as a debootstrap tree): the
+# mount holding the chroot's root has its mount point outside the root, so
+# the chroot's /proc/self/mountinfo omits it. Expected verdicts from the
+# model (trusted_for, policy 3, root): 0755 allowed (an x bit lets
+# CAP_DAC_OVERRIDE exec), 0644 denied file_perm (no x bit), a 0755 file on a
+# noexec tmpfs denied noexec_mount; none of them is a pseudo fs.
+crfs=$tmp/crfs cr=$tmp/crfs/root
+mkdir "$crfs"
+mount -t tmpfs -o mode=0755 pccrfs "$crfs"
+mkdir -p "$cr/usr" "$cr/etc" "$cr/proc" "$cr/ne" "$cr/tool"
+for d in usr etc; do mount --bind -o ro "/$d" "$cr/$d"; done
+for l in bin lib lib64 sbin; do [ -L "/$l" ] && ln -s "$(readlink "/$l")" "$cr/$l"; done
+mount -t tmpfs -o mode=0755 pccrtool "$cr/tool" # stays exec when / is not
+cp "$P" "$cr/tool/policyctl"
+mount -t proc proc "$cr/proc"
+mount -t tmpfs -o noexec,mode=0755 pccrne "$cr/ne"
+printf '#!/bin/sh\n' > "$cr/x755.sh"; chmod 0755 "$cr/x755.sh"
+printf '#!/bin/sh\n' > "$cr/x644.sh"; chmod 0644 "$cr/x644.sh"
+printf '#!/bin/sh\n' > "$cr/ne/x.sh"; chmod 0755 "$cr/ne/x.sh"
+# the precondition of the bug: no mountinfo entry for / inside the chroot
+t_eq "chroot: its root's mount is not in its mountinfo" 0 \
+	"$(chroot "$cr" /usr/bin/awk '$5 == "/"' /proc/self/mountinfo | grep -c '')"
+run chroot "$cr" /tool/policyctl explain --policy 3 --user root /x755.sh
+t_eq "chroot: 0755 file, policy 3: allowed (not pseudo_fs)" \
+	"0 allow - policy=3 user=root /x755.sh" "$rc $out"
+run chroot "$cr" /tool/policyctl explain --policy 3 --user root /x644.sh
+t_eq "chroot: 0644 file, policy 3: denied file_perm only" \
+	"1 deny  file_perm policy=3 user=root /x644.sh" "$rc $out"
+run chroot "$cr" /tool/policyctl explain --policy 1 --user root /x644.sh
+t_eq "chroot: 0644 file, policy 1: allowed (root reads it)" \
+	"0 allow - policy=1 user=root /x644.sh" "$rc $out"
+run chroot "$cr" /tool/policyctl explain --policy 3 --user root /ne/x.sh
+t_eq "chroot: 0755 file on a noexec tmpfs: denied noexec_mount" \
+	"1 deny  noexec_mount policy=3 user=root /ne/x.sh" "$rc $out"
+mount -o remount,noexec "$crfs"
+run chroot "$cr" /tool/policyctl explain --policy 1 --user root /x755.sh
+t_eq "chroot: root's mount remounted noexec: denied noexec_mount (statfs)" \
+	"1 deny  noexec_mount policy=1 user=root /x755.sh" "$rc $out"
+mount -o remount,exec "$crfs"
+# a file outside the root (an fd opened before chroot), on a mount listed
+# nowhere inside: no guess, one line saying why
+run chroot "$cr" /tool/policyctl explain --policy 3 --user root /proc/self/fd/3 3< "$t/ok.sh"
+usage_error "chroot: fd to a file outside the root" "cannot tell whether it is a pseudo filesystem"
+t_eq "chroot: fd outside the root: no verdict" "" "$out"
+umount -R "$crfs"
+
+# kernel-internal mounts (kern_mount(): SB_KERNMOUNT), listed in no
+# mountinfo, reached through /proc/self/fd/N: a memfd and a pipe are
+# pseudo_fs under any non-zero policy (the kernel patch's rule)
+got=$($PY - "$P" <<'PYEOF'
+import os, subprocess, sys
+m = os.memfd_create("pc-cli"); r, w = os.pipe()
+out = []
+for fd in (m, r):
+    p = subprocess.run([sys.argv[1], "explain", "--policy", "2", "--user", "root",
+                        f"/proc/self/fd/{fd}"], pass_fds=[fd], capture_output=True, text=True)
+    out.append(f"{p.returncode} {p.stdout.split(' ')[0:3]}")
+print("; ".join(out))
+PYEOF
+)
+t_eq "memfd and pipe via /proc/self/fd: pseudo_fs" \
+	"1 ['deny', '', 'pseudo_fs']; 1 ['deny', '', 'not_regular,pseudo_fs']" "$got"
 
 t_done policyctl-cli
