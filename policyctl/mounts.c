@@ -3,9 +3,13 @@
 #include "mounts.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 
 const char *const pc_pseudo_fstypes[] = {
 	"proc", "nsfs", "mqueue", "debugfs", "tracefs", "securityfs", NULL,
@@ -45,6 +49,64 @@ bool pc_fstype_virtual(const char *fstype)
 	return in_table(pc_virtual_fstypes, fstype);
 }
 
+/* Filesystem type names of statfs(2) f_type values (linux/magic.h). */
+static const char *fstype_of_magic(unsigned long magic)
+{
+	static const struct { unsigned long magic; const char *name; } t[] = {
+		{ 0x9fa0, "proc" }, { 0x6e736673, "nsfs" },
+		{ 0x19800202, "mqueue" }, { 0x64626720, "debugfs" },
+		{ 0x74726163, "tracefs" }, { 0x73636673, "securityfs" },
+		{ 0x62656572, "sysfs" }, { 0x27e0eb, "cgroup" },
+		{ 0x63677270, "cgroup2" }, { 0x7655821, "resctrl" },
+		{ 0x01021994, "tmpfs" }, { 0xef53, "ext4" },
+		{ 0x58465342, "xfs" }, { 0x9123683e, "btrfs" },
+		{ 0x794c7630, "overlay" }, { 0x01021997, "9p" },
+		{ 0x6969, "nfs" }, { 0x65735546, "fuse" },
+	};
+
+	for (size_t i = 0; i < sizeof(t) / sizeof(t[0]); i++)
+		if (t[i].magic == magic)
+			return t[i].name;
+	return "unknown";
+}
+
+/*
+ * In a chroot, the mount holding the root has its mount point outside the
+ * root, so the live table omits it. Add an entry for it from statx(2) and
+ * statfs(2) of "/", so that its files are walked and found by mount id.
+ */
+static int add_root_mount(struct tf_mountinfo *mi)
+{
+	struct tf_mount *v, *m;
+	struct statfs sfs;
+	struct statx stx;
+
+	if (statx(AT_FDCWD, "/", 0, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID) || statfs("/", &sfs) < 0 ||
+	    tf_mountinfo_find(mi, stx.stx_mnt_id))
+		return 0;
+	v = realloc(mi->mounts, (mi->count + 1) * sizeof(*v));
+	if (!v)
+		return -1;
+	mi->mounts = v;
+	m = &v[mi->count++];
+	memset(m, 0, sizeof(*m));
+	m->mnt_id = stx.stx_mnt_id;
+	m->major = stx.stx_dev_major;
+	m->minor = stx.stx_dev_minor;
+	m->root = (char *)"?";
+	m->mount_point = (char *)"/";
+	m->mnt_opts = (char *)(sfs.f_flags & ST_NOEXEC ? "noexec" : "exec");
+	m->optional = (char *)"";
+	m->fstype = (char *)fstype_of_magic((unsigned long)sfs.f_type);
+	m->source = (char *)"(root of this chroot, not in mountinfo)";
+	m->super_opts = (char *)"";
+	for (size_t i = 0; i + 1 < mi->count; i++)
+		if (strcmp(v[i].mount_point, "/") == 0)
+			m->overmounted = true;
+	return 0;
+}
+
 int pc_mounts_load(struct pc_mounts *ms, const char *path, char *err,
 		   size_t errlen)
 {
@@ -59,6 +121,11 @@ int pc_mounts_load(struct pc_mounts *ms, const char *path, char *err,
 				 file, bad);
 		else
 			snprintf(err, errlen, "%s: %s", file, strerror(errno));
+		return -1;
+	}
+	if (!path && add_root_mount(&ms->info) < 0) {
+		snprintf(err, errlen, "out of memory");
+		tf_mountinfo_free(&ms->info);
 		return -1;
 	}
 	ms->v = calloc(ms->info.count ? ms->info.count : 1, sizeof(*ms->v));

@@ -253,6 +253,15 @@ t_eq "chroot: 0644 file, policy 1: allowed (root reads it)" \
 run chroot "$cr" /tool/policyctl explain --policy 3 --user root /ne/x.sh
 t_eq "chroot: 0755 file on a noexec tmpfs: denied noexec_mount" \
 	"1 deny  noexec_mount policy=3 user=root /ne/x.sh" "$rc $out"
+# check walks the root's mount too (an entry made from statx/statfs of /)
+mkdir "$cr/s"
+printf '#!/bin/sh\n' > "$cr/s/a.sh"; chmod 0755 "$cr/s/a.sh"
+printf '#!/bin/sh\n' > "$cr/s/b.sh"; chmod 0644 "$cr/s/b.sh"
+run chroot "$cr" /tool/policyctl check --policy 3 --user root --path /s
+t_eq "chroot: check --path on the root's mount: 0644 denied, 0755 not" \
+	"1 policy 3 would deny 1 of 2 interpreted files, on 1 mount" "$rc $(tail -n 1 "$tmp/out")"
+if grep -q '^  0644  0:0  /s/b.sh  denied for: root$' "$tmp/out"; then t_ok "chroot: check lists /s/b.sh"
+else t_fail "chroot: check output: $out $err"; fi
 mount -o remount,noexec "$crfs"
 run chroot "$cr" /tool/policyctl explain --policy 1 --user root /x755.sh
 t_eq "chroot: root's mount remounted noexec: denied noexec_mount (statfs)" \
