@@ -20,6 +20,7 @@
 #include "escape.h"
 #include "report.h"
 #include "state.h"
+#include "../../tests/lib/json_checks.h"
 
 /* U+202E in the exe, an invalid byte in comm and path, U+2066 in the path,
  * U+200B in the node, ESC in the policy change's node. */
@@ -72,19 +73,6 @@ static char *capture_report(const struct tf_agg *a, bool json)
 	return text;
 }
 
-/* No raw control (but the newline) or format character anywhere. */
-static void assert_terminal_safe(const char *s)
-{
-	for (size_t i = 0; s[i];) {
-		uint32_t cp;
-		size_t n = tf_utf8_seq(s + i, strlen(s + i), &cp);
-
-		if (!n || (cp != '\n' && tf_cp_hidden(cp)))
-			fail_msg("raw hidden byte at %zu: ...%.20s", i, s + (i > 10 ? i - 10 : 0));
-		i += n;
-	}
-}
-
 static json_object *row_by_name(json_object *root, const char *table, const char *name)
 {
 	json_object *t, *rows, *v;
@@ -101,23 +89,6 @@ static json_object *row_by_name(json_object *root, const char *table, const char
 	}
 	fail_msg("no row \"%s\" in table %s", name, table);
 	return NULL;
-}
-
-static const char *field(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
-}
-
-/* @o[@k] is the string @want (a clear failure when missing). */
-static void want_field(json_object *o, const char *k, const char *want)
-{
-	const char *got = field(o, k);
-
-	if (!got || strcmp(got, want))
-		fail_msg("\"%s\": got %s%s%s, want \"%s\"", k, got ? "\"" : "",
-			 got ? got : "nothing", got ? "\"" : "", want);
 }
 
 static void test_report_json(void **state)

@@ -18,6 +18,7 @@
 #include "check.h"
 #include "escape.h"
 #include "report.h"
+#include "../../tests/lib/json_checks.h"
 
 /* mount point with U+202E, fstype with an invalid byte and U+2066 (a FUSE
  * subtype is the mounter's choice), a file name with both, a user with ESC */
@@ -59,36 +60,6 @@ static void fill(struct pc_check *c, struct pc_denial **d)
 	c->mounts.n = 1;
 	c->denials = d;
 	c->ndenials = 1;
-}
-
-static const char *field(json_object *o, const char *k)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, k, &v) ? json_object_get_string(v) : NULL;
-}
-
-/* @o[@k] is the string @want (a clear failure when missing). */
-static void want_field(json_object *o, const char *k, const char *want)
-{
-	const char *got = field(o, k);
-
-	if (!got || strcmp(got, want))
-		fail_msg("\"%s\": got %s%s%s, want \"%s\"", k, got ? "\"" : "",
-			 got ? got : "nothing", got ? "\"" : "", want);
-}
-
-/* No raw control (but the newline) or format character anywhere. */
-static void assert_terminal_safe(const char *s)
-{
-	for (size_t i = 0; s[i];) {
-		uint32_t cp;
-		size_t n = tf_utf8_seq(s + i, strlen(s + i), &cp);
-
-		if (!n || (cp != '\n' && tf_cp_hidden(cp)))
-			fail_msg("raw hidden byte at %zu", i);
-		i += n;
-	}
 }
 
 static void test_json(void **state)
