@@ -3,6 +3,7 @@
 #include "aggregate.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,12 +44,18 @@ int tf_agg_init(struct tf_agg *a, uint32_t cap)
 	return 0;
 }
 
+static void change_free(struct tf_change *c)
+{
+	free(c->node);
+	tf_policy_change_clear(&c->c);
+}
+
 void tf_agg_free(struct tf_agg *a)
 {
 	for (int i = 0; i < TF_DIM_COUNT; i++)
 		ss_free(&a->dim[i]);
 	for (size_t i = 0; i < a->nchanges; i++)
-		free(a->changes[i].node);
+		change_free(&a->changes[i]);
 	free(a->changes);
 	memset(a, 0, sizeof(*a));
 }
@@ -83,18 +90,27 @@ void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d)
 	add_str(a, TF_DIM_NODE, d->node ? d->node : "", NULL, d->ms);
 }
 
+/* strdup() that keeps NULL; false when out of memory. */
+static bool dup_opt(const char *s, char **out)
+{
+	*out = s ? strdup(s) : NULL;
+	return !s || *out;
+}
+
 int tf_agg_add_change(struct tf_agg *a, const struct tf_policy_change *c)
 {
-	struct tf_change *slot;
-	char *node = strdup(c->node ? c->node : "");
+	struct tf_change *slot, copy = { .c = *c };
 
-	if (!node) {
+	copy.c.comm = copy.c.exe = NULL; /* the caller's, not ours */
+	copy.node = strdup(c->node ? c->node : "");
+	if (!copy.node || !dup_opt(c->comm, &copy.c.comm) || !dup_opt(c->exe, &copy.c.exe)) {
+		change_free(&copy);
 		a->changes_dropped++;
 		return -1;
 	}
 	if (a->nchanges == a->changes_max) {
 		/* Keep the newest changes; count what falls off. */
-		free(a->changes[0].node);
+		change_free(&a->changes[0]);
 		memmove(a->changes, a->changes + 1,
 			(a->nchanges - 1) * sizeof(*a->changes));
 		a->nchanges--;
@@ -103,14 +119,13 @@ int tf_agg_add_change(struct tf_agg *a, const struct tf_policy_change *c)
 	if (!a->changes) {
 		a->changes = calloc(a->changes_max, sizeof(*a->changes));
 		if (!a->changes) {
-			free(node);
+			change_free(&copy);
 			a->changes_dropped++;
 			return -1;
 		}
 	}
 	slot = &a->changes[a->nchanges++];
-	slot->c = *c;
-	slot->node = node;
-	slot->c.node = node;
+	*slot = copy;
+	slot->c.node = slot->node;
 	return 0;
 }

@@ -29,7 +29,7 @@ enum tf_dim {
 #define TF_AGG_CHANGES_MAX 4096u    /* policy changes kept (oldest dropped) */
 
 struct tf_change {
-	struct tf_policy_change c;
+	struct tf_policy_change c; /* c.comm and c.exe are owned */
 	char *node; /* owned; c.node points to it */
 };
 
@@ -52,7 +52,10 @@ int tf_dim_from_name(const char *name); /* -1 when unknown */
 int tf_agg_init(struct tf_agg *a, uint32_t cap);
 void tf_agg_free(struct tf_agg *a);
 void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d);
-/* Returns 0, or -1 when out of memory (the change is counted as dropped). */
+/*
+ * Keeps a copy of @c (its node, comm and exe included). Returns 0, or -1
+ * when out of memory (the change is counted as dropped).
+ */
 int tf_agg_add_change(struct tf_agg *a, const struct tf_policy_change *c);
 
 #endif

@@ -93,6 +93,7 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 		case TF_PARSE_POLICY:
 			if (wanted(f->filter, p.ms, p.node))
 				tf_agg_add_change(f->agg, &p);
+			tf_policy_change_clear(&p);
 			break;
 		case TF_PARSE_MALFORMED:
 			f->agg->malformed++;

@@ -100,7 +100,11 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 			d->exe = decoded(au);
 	} while (auparse_next_field(au) > 0);
 
-	/* exe is the last field: a truncated record lacks it. */
+	/*
+	 * res is the last field of the current layout, exe the last of the
+	 * previous one (res came after reason): a record truncated in either
+	 * layout lacks one of the two.
+	 */
 	if (!usage || !reason || !res || !dev || !ino || !policy || !uid ||
 	    !auid || !d->path || !d->comm || !d->exe)
 		return TF_PARSE_MALFORMED;
@@ -128,10 +132,28 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 	return TF_PARSE_DENIAL;
 }
 
+/* The writer's fields (current layout); all or none, else malformed. */
+static enum tf_parse parse_writer(struct tf_policy_change *p, const char *pid,
+				  const char *uid)
+{
+	long long v;
+
+	p->pid = p->uid = -1;
+	if (!pid && !uid && !p->comm && !p->exe)
+		return TF_PARSE_POLICY; /* the previous layout: writer unknown */
+	if (!pid || !uid || !p->comm || !p->exe)
+		return TF_PARSE_MALFORMED;
+	if (!num(pid, 10, &v) || v < 0 || v > INT_MAX || !id(uid, &p->uid))
+		return TF_PARSE_MALFORMED;
+	p->pid = (long)v;
+	p->writer = true;
+	return TF_PARSE_POLICY;
+}
+
 static enum tf_parse parse_policy(auparse_state_t *au, struct tf_policy_change *p)
 {
 	const char *op = NULL, *old = NULL, *new = NULL, *auid = NULL;
-	const char *ses = NULL, *res = NULL;
+	const char *ses = NULL, *res = NULL, *pid = NULL, *uid = NULL;
 	long long v;
 
 	if (auparse_first_field(au) <= 0)
@@ -154,6 +176,14 @@ static enum tf_parse parse_policy(auparse_state_t *au, struct tf_policy_change *
 			ses = val;
 		else if (!strcmp(name, "res"))
 			res = val;
+		else if (!strcmp(name, "pid"))
+			pid = val;
+		else if (!strcmp(name, "uid"))
+			uid = val;
+		else if (!strcmp(name, "comm") && !p->comm)
+			p->comm = decoded(au);
+		else if (!strcmp(name, "exe") && !p->exe)
+			p->exe = decoded(au);
 	} while (auparse_next_field(au) > 0);
 
 	if (!op || strcmp(op, "trust_policy"))
@@ -174,7 +204,7 @@ static enum tf_parse parse_policy(auparse_state_t *au, struct tf_policy_change *
 	if (!num(res, 10, &v) || (v != 0 && v != 1))
 		return TF_PARSE_MALFORMED;
 	p->res = (int)v;
-	return TF_PARSE_POLICY;
+	return parse_writer(p, pid, uid);
 }
 
 enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
@@ -195,7 +225,10 @@ enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
 	}
 	if (type == TF_AUDIT_CONFIG_CHANGE) {
 		stamp(au, &p->ms, NULL, &p->node, node_buf, node_len);
-		return parse_policy(au, p);
+		r = parse_policy(au, p);
+		if (r != TF_PARSE_POLICY)
+			tf_policy_change_clear(p);
+		return r;
 	}
 	return TF_PARSE_OTHER;
 }
@@ -206,4 +239,11 @@ void tf_denial_clear(struct tf_denial *d)
 	free(d->comm);
 	free(d->exe);
 	d->path = d->comm = d->exe = NULL;
+}
+
+void tf_policy_change_clear(struct tf_policy_change *p)
+{
+	free(p->comm);
+	free(p->exe);
+	p->comm = p->exe = NULL;
 }

@@ -2,13 +2,18 @@
 /*
  * The two record kinds audisp-trusted-for counts, decoded from the current
  * libauparse record (docs/CONVENTIONS.md "Kernel ABI"):
- *  - type 1350 AUDIT_TRUSTED_FOR, one per denial;
+ *  - type 1350 AUDIT_TRUSTED_FOR, one per refusal;
  *  - type 1305 CONFIG_CHANGE with op=trust_policy, one per policy write.
+ * Fields are found by name, never by position: the kernel's current layout
+ * (res= last, the writer's task fields in CONFIG_CHANGE, subj= with an LSM)
+ * and the previous one (res= after reason=, CONFIG_CHANGE with auid= and
+ * ses= only) both parse, since logs outlive the kernel that wrote them.
  */
 #ifndef TF_RECORD_H
 #define TF_RECORD_H
 
 #include <auparse.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 #define TF_AUDIT_CONFIG_CHANGE 1305
@@ -36,6 +41,16 @@ struct tf_policy_change {
 	long auid;
 	long ses;
 	int res;		/* 1 applied, 0 refused */
+	/*
+	 * Who wrote: the task fields of the current layout. A record of the
+	 * previous kernel names only auid and ses: writer false, pid and uid
+	 * -1, comm and exe NULL.
+	 */
+	bool writer;
+	long pid;
+	long uid;		/* -1 when unset (4294967295) */
+	char *comm;		/* decoded bytes, NUL-terminated */
+	char *exe;
 };
 
 enum tf_parse {
@@ -48,12 +63,14 @@ enum tf_parse {
 
 /*
  * Decode the current record of @au (escape mode must be AUPARSE_ESC_RAW).
- * On TF_PARSE_DENIAL, free the strings with tf_denial_clear(). The node
- * string of both structs is owned by @node_buf (size @node_len).
+ * On TF_PARSE_DENIAL, free the strings with tf_denial_clear(); on
+ * TF_PARSE_POLICY with tf_policy_change_clear(). The node string of both
+ * structs is owned by @node_buf (size @node_len).
  */
 enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
 			      struct tf_policy_change *p, char *node_buf,
 			      size_t node_len);
 void tf_denial_clear(struct tf_denial *d);
+void tf_policy_change_clear(struct tf_policy_change *p);
 
 #endif

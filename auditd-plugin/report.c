@@ -256,31 +256,50 @@ static struct tf_change *sorted_changes(const struct tf_agg *a)
 	return c;
 }
 
+/* An id as a user name (-i) or a number, "unset" for -1. */
+static void id_name(long id, bool interpret, char *buf, size_t len)
+{
+	char num[24];
+
+	snprintf(num, sizeof(num), "%ld", id);
+	user_name(num, interpret, buf, len);
+}
+
 static void text_timeline(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
 {
 	struct tf_change *c = sorted_changes(a);
 
-	fprintf(f, "\nPolicy Change Report\n%s\n# date time node old -> new auid res\n%s\n",
+	fprintf(f, "\nPolicy Change Report\n%s\n"
+		   "# date time node old -> new applied auid uid pid exe (comm)\n%s\n",
 		rule, rule);
 	if (!c) {
 		fputs("(out of memory)\n", f);
 		return;
 	}
 	for (size_t i = 0; i < a->nchanges; i++) {
-		char when[64], who[24], user[256];
+		const struct tf_policy_change *p = &c[i].c;
+		const char *node = c[i].node[0] ? c[i].node : "(local)";
+		char when[64], user[256];
 
-		fmt_time(c[i].c.ms, when, sizeof(when));
-		snprintf(who, sizeof(who), "%ld", c[i].c.auid);
-		user_name(who, o->interpret, user, sizeof(user));
+		fmt_time(p->ms, when, sizeof(when));
 		fprintf(f, "%zu. %s ", i + 1, when);
-		print_escaped(f, c[i].node[0] ? c[i].node : "(local)",
-			      strlen(c[i].node[0] ? c[i].node : "(local)"));
-		if (c[i].c.new_policy < 0)
-			fprintf(f, " %d -> ? %s %s\n", c[i].c.old_policy, user,
-				c[i].c.res ? "yes" : "no");
+		print_escaped(f, node, strlen(node));
+		if (p->new_policy < 0)
+			fprintf(f, " %d -> ?", p->old_policy);
 		else
-			fprintf(f, " %d -> %d %s %s\n", c[i].c.old_policy, c[i].c.new_policy,
-				user, c[i].c.res ? "yes" : "no");
+			fprintf(f, " %d -> %d", p->old_policy, p->new_policy);
+		id_name(p->auid, o->interpret, user, sizeof(user));
+		fprintf(f, " %s %s", p->res ? "yes" : "no", user);
+		if (!p->writer) { /* a record of the previous kernel: auid only */
+			fputs(" ? ? ?\n", f);
+			continue;
+		}
+		id_name(p->uid, o->interpret, user, sizeof(user));
+		fprintf(f, " %s %ld ", user, p->pid);
+		print_escaped(f, p->exe, strlen(p->exe));
+		fputs(" (", f);
+		print_escaped(f, p->comm, strlen(p->comm));
+		fputs(")\n", f);
 	}
 	if (a->changes_dropped)
 		fprintf(f, "# %llu older changes were not kept\n",
@@ -466,6 +485,18 @@ int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts 
 			json_object_object_add(e, "ses", json_object_new_int64(c[i].c.ses));
 			json_object_object_add(e, "applied", json_object_new_boolean(c[i].c.res));
 			json_object_array_add(arr, e);
+			/* The writer; null for a record of the previous kernel. */
+			json_object_object_add(e, "pid", c[i].c.writer ?
+						 json_object_new_int64(c[i].c.pid) : NULL);
+			json_object_object_add(e, "uid", c[i].c.writer ?
+						 json_object_new_int64(c[i].c.uid) : NULL);
+			if (tf_json_add_str(e, "comm", c[i].c.comm) ||
+			    tf_json_add_str(e, "exe", c[i].c.exe)) {
+				json_object_put(arr);
+				free(c);
+				rc = -1;
+				goto out;
+			}
 		}
 		free(c);
 		json_object_object_add(root, "policy_changes", arr);

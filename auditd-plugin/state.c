@@ -105,6 +105,17 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 		json_object_object_add(o, "ses", json_object_new_int64(c->ses));
 		json_object_object_add(o, "res", json_object_new_int(c->res));
 		json_object_array_add(ch, o);
+		/* The writer, when the record named it (absent: not logged). */
+		if (c->writer) {
+			json_object_object_add(o, "pid", json_object_new_int64(c->pid));
+			json_object_object_add(o, "uid", json_object_new_int64(c->uid));
+			if (tf_json_add_str(o, "comm", c->comm) ||
+			    tf_json_add_str(o, "exe", c->exe)) {
+				json_object_put(root);
+				errno = ENOMEM;
+				return -1;
+			}
+		}
 	}
 	text = tf_json_string(root, JSON_C_TO_STRING_PLAIN);
 	json_object_put(root);
@@ -256,6 +267,28 @@ static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
 	return true;
 }
 
+/* The writer of a change: "pid", "uid", "comm", "exe" all present, or none. */
+static bool load_writer(struct ctx *x, json_object *o, size_t i, struct tf_policy_change *c)
+{
+	int64_t pid, uid;
+	size_t len;
+
+	c->pid = c->uid = -1;
+	if (!json_object_object_get_ex(o, "pid", NULL))
+		return true; /* not logged (previous kernel), or a state from before */
+	if (!get_int(x, o, "pid", 0, &pid) || !get_int(x, o, "uid", -1, &uid) ||
+	    !get_bytes(x, o, "comm", &c->comm, &len) || !get_bytes(x, o, "exe", &c->exe, &len))
+		return false;
+	if (!c->comm || !c->exe)
+		return bad(x, "policy change %zu has a \"pid\" but no \"comm\" or \"exe\"", i);
+	if (pid > INT32_MAX || uid > UINT32_MAX)
+		return bad(x, "policy change %zu: \"pid\" or \"uid\" out of range", i);
+	c->pid = (long)pid;
+	c->uid = (long)uid;
+	c->writer = true;
+	return true;
+}
+
 static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
 {
 	size_t n = json_object_array_length(arr);
@@ -274,6 +307,11 @@ static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
 		    !get_int(x, o, "ses", -1, &ses) || !get_int(x, o, "res", 0, &res) ||
 		    !get_key(x, o, &node, &len))
 			return x->why[0] ? false : bad(x, "policy change %zu is not an object", i);
+		if (!load_writer(x, o, i, &c)) {
+			tf_policy_change_clear(&c);
+			free(node);
+			return false;
+		}
 		c.ms = ms;
 		c.old_policy = (int)old;
 		c.new_policy = (int)new;
@@ -282,6 +320,7 @@ static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
 		c.res = (int)res;
 		c.node = node;
 		rc = tf_agg_add_change(a, &c);
+		tf_policy_change_clear(&c);
 		free(node);
 		if (rc)
 			return bad(x, "out of memory");

@@ -8,6 +8,10 @@
  * Version 2 writes "key" and "key_hex" together (version 1 wrote one of the
  * two, and wrote "note" raw); a version 1 file still loads. A version 1
  * reader would take the lossy "key" of a version 2 file: it refuses it.
+ * A policy change names its writer with "pid", "uid", "comm" (+"comm_hex")
+ * and "exe" (+"exe_hex") when its record did; without them (a record of the
+ * previous kernel, or a file written before the writer was kept) the writer
+ * is unknown. Older version 2 readers ignore these keys.
  */
 #ifndef TF_STATE_H
 #define TF_STATE_H

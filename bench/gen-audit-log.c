@@ -5,13 +5,19 @@
  * kernel's records (see tests/data/audit-vm-captured.log):
  *
  *   type=UNKNOWN[1350] msg=audit(SEC.MS:SERIAL): usage=execution policy=3
- *   reason=noexec_mount res=0 dev=00:19 ino=2 mode=0100755 ouid=0 ogid=0
+ *   reason=noexec_mount dev=00:19 ino=2 mode=0100755 ouid=0 ogid=0
  *   path=<untrusted> ppid= pid= auid= uid= gid= euid= suid= fsuid= egid= sgid=
- *   fsgid= tty=(none) ses= comm=<untrusted> exe=<untrusted>\x1dOUID="root" ...
+ *   fsgid= tty=(none) ses= comm=<untrusted> exe=<untrusted> subj=unconfined
+ *   res=0\x1dOUID="root" ...
  *
  *   type=CONFIG_CHANGE msg=audit(SEC.MS:SERIAL): op=trust_policy old=0 new=3
- *   auid= ses= res=1\x1dAUID="unset"
+ *   ppid= pid= auid= uid= gid= euid= suid= fsuid= egid= sgid= fsgid=
+ *   tty=(none) ses= comm=<untrusted> exe=<untrusted> subj=unconfined
+ *   res=1\x1dAUID="unset" UID="root" ...
  *
+ * (the kernel's current layout: res= last, subj= from AppArmor, the writer
+ * of a policy change named; records are written only under a non-zero
+ * policy, so every denial record has policy 1..3.)
  * Untrusted strings are quoted, or upper-case hex when they hold '"', a byte
  * < 0x21 or > 0x7e (the kernel's audit_log_untrustedstring()).
  * Each record is its own event (no syscall rule matched: no SYSCALL, no EOE).
@@ -98,6 +104,15 @@ static const struct mount mounts[] = {
 	{ "00:2c", "/srv/uploads" }, { "08:11", "/mnt/usb" },
 };
 #define NMOUNT (sizeof(mounts) / sizeof(mounts[0]))
+
+/* Who writes fs.trust_policy; the last one with a hostile name (hex-encoded). */
+static const struct interp writers[] = {
+	{ "/usr/sbin/sysctl", "sysctl" },
+	{ "/usr/local/sbin/policyctl", "policyctl" },
+	{ "/usr/bin/dash", "sh" },
+	{ "/tmp/x/pol\x1b[7mset\xe2\x80\xae", "pol\x1b[7mset\xe2\x80\xae" },
+};
+#define NWRITER (sizeof(writers) / sizeof(writers[0]))
 
 static const char *const hostile[] = {
 	"evil\n\x1b[31mred%" PRIu64 ".py", "bad\xff\xfe%" PRIu64 ".pl",
@@ -213,15 +228,26 @@ int main(int argc, char **argv)
 				nw = i ? 1 + (unsigned)(r >> 16) % 3 : 3;
 				policy = nw;
 			}
+			const struct interp *w = &writers[(r >> 32) % NWRITER];
+			unsigned wpid = 300 + (unsigned)((r >> 40) % 4000000);
+
 			if (nodes)
 				fprintf(f, "node=host%" PRIu64 " ", (r >> 24) % nodes);
+			/* the writer is root (CAP_SYS_ADMIN), logged in or not */
 			fprintf(f, "type=CONFIG_CHANGE msg=audit(%" PRIu64 ".%03u:%" PRIu64
-				   "): op=trust_policy old=%u new=%u auid=%u ses=%" PRIu64
-				   " res=%d",
-				ms / 1000, (unsigned)(ms % 1000), serial++, old, nw, auid, ses, res);
+				   "): op=trust_policy old=%u new=%u ppid=1 pid=%u auid=%u uid=0"
+				   " gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none)"
+				   " ses=%" PRIu64 " comm=",
+				ms / 1000, (unsigned)(ms % 1000), serial++, old, nw, wpid, auid, ses);
+			untrusted(f, w->comm);
+			fputs(" exe=", f);
+			untrusted(f, w->exe);
+			fprintf(f, " subj=unconfined res=%d", res);
 			if (!raw) {
 				name_of(a1, sizeof(a1), auid);
-				fprintf(f, "\x1d" "AUID=\"%s\"",
+				fprintf(f, "\x1d" "AUID=\"%s\" UID=\"root\" GID=\"root\""
+					   " EUID=\"root\" SUID=\"root\" FSUID=\"root\""
+					   " EGID=\"root\" SGID=\"root\" FSGID=\"root\"",
 					auid == 4294967295u ? "unset" : a1);
 			}
 			putc('\n', f);
@@ -274,7 +300,7 @@ int main(int argc, char **argv)
 		if (nodes)
 			fprintf(f, "node=host%" PRIu64 " ", (r >> 48) % nodes);
 		fprintf(f, "type=UNKNOWN[1350] msg=audit(%" PRIu64 ".%03u:%" PRIu64
-			   "): usage=execution policy=%u reason=%s res=0 dev=%s ino=%" PRIu64
+			   "): usage=execution policy=%u reason=%s dev=%s ino=%" PRIu64
 			   " mode=%s ouid=%u ogid=%u path=",
 			ms / 1000, (unsigned)(ms % 1000), serial++, pol, reason, m->dev,
 			12 + pi, mode, owner->uid, owner->gid);
@@ -286,6 +312,7 @@ int main(int argc, char **argv)
 		untrusted(f, in->comm);
 		fputs(" exe=", f);
 		untrusted(f, in->exe);
+		fputs(" subj=unconfined res=0", f);
 		if (!raw) {
 			name_of(a1, sizeof(a1), auid);
 			snprintf(a2, sizeof(a2), "%s", auid == 4294967295u ? "unset" : a1);

@@ -10,7 +10,7 @@
 # What is real: both auditd daemons, every audisp-remote, the TCP transport
 # (managed format), auditd's dispatcher and the plugin as auditd runs it.
 # What is injected: the host kernel cannot emit type 1350 records, so the
-# trusted_for records (exact kernel format, tests/data/audit-*.log shape) are
+# trusted_for records (the kernel's current layout, tests/data/audit-*.log shape) are
 # written to audisp-remote's stdin already carrying node=node-a / node=node-b,
 # i.e. exactly what a sender auditd with name_format=user dispatches for its
 # kernel's records (auditd stamps node= on local events only, never on events
@@ -140,7 +140,7 @@ gen() {
 			p = "2F746D702F782F"
 			for (j = 1; j <= length(node); j++) p = p sprintf("%02X", ord[substr(node, j, 1)])
 			p = p "20660A" sprintf("%02X", 48 + k)
-			printf "node=%s type=UNKNOWN[1350] msg=audit(1764750000.%03d:%d): usage=execution policy=3 reason=noexec_mount res=0 dev=00:2a ino=%d mode=0100644 ouid=0 ogid=0 path=%s ppid=1 pid=%d auid=1000 uid=1000 gid=1000 euid=1000 suid=1000 fsuid=1000 egid=1000 sgid=1000 fsgid=1000 tty=pts0 ses=2 comm=\"%s\" exe=\"%s\"\n", node, i % 1000, s0 + i, 10 + k, p, 100 + i, comm[k], exe[k]
+			printf "node=%s type=UNKNOWN[1350] msg=audit(1764750000.%03d:%d): usage=execution policy=3 reason=noexec_mount dev=00:2a ino=%d mode=0100644 ouid=0 ogid=0 path=%s ppid=1 pid=%d auid=1000 uid=1000 gid=1000 euid=1000 suid=1000 fsuid=1000 egid=1000 sgid=1000 fsgid=1000 tty=pts0 ses=2 comm=\"%s\" exe=\"%s\" subj=unconfined res=0\n", node, i % 1000, s0 + i, 10 + k, p, 100 + i, comm[k], exe[k]
 		}
 	}'
 }
@@ -193,7 +193,8 @@ sleep 1 # S's audisp-remote connects to R
 # node-a into S, node-b straight into R (each through audisp-remote)
 gen node-a "$NA" 1000 > "$W/a.log"
 gen node-b "$NB" 5000 > "$W/b.log"
-echo "node=node-b type=CONFIG_CHANGE msg=audit(1764750001.000:9000): op=trust_policy old=1 new=3 auid=0 ses=1 res=1" >> "$W/b.log"
+# the policy write names its writer (comm hex-encoded: it holds a tab)
+echo "node=node-b type=CONFIG_CHANGE msg=audit(1764750001.000:9000): op=trust_policy old=1 new=3 ppid=1 pid=731 auid=0 uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none) ses=1 comm=706F6C09736574 exe=\"/usr/local/sbin/policyctl\" subj=unconfined res=1" >> "$W/b.log"
 remote_conf "$W/to-s.conf" $PS
 remote_conf "$W/to-r.conf" $PR
 unshare -m --propagation private sh -c "mount --bind '$W/to-s.conf' /etc/audit/audisp-remote.conf &&
@@ -223,8 +224,8 @@ rep=$("$BIN" report --state "$W/r/state/state.json")
 t_eq "plugin total" "Number of denials: $((NA + NB))" "$(printf '%s\n' "$rep" | grep '^Number of denials')"
 hosts=$("$BIN" report --state "$W/r/state/state.json" --table node | grep -E '^[0-9]+ ' | awk '{print $NF "=" $1}' | sort | tr '\n' ' ')
 t_eq "both nodes, right counts" "node-a=$NA node-b=$NB " "$hosts"
-t_eq "policy change from node-b in the timeline" 1 \
-	"$(printf '%s\n' "$rep" | grep -c '^1\. .* node-b 1 -> 3 0 yes$')"
+t_eq "policy change from node-b in the timeline, with its writer" 1 \
+	"$(printf '%s\n' "$rep" | grep -c '^1\. .* node-b 1 -> 3 yes 0 0 731 /usr/local/sbin/policyctl (pol\\tset)$')"
 names=$("$BIN" report --state "$W/r/state/state.json" --table file | grep -c '/tmp/x/node-[ab] f\\n[123]$')
 t_eq "hex names decoded and escaped (6 files)" 6 "$names"
 # the plugin and an offline report of R's own log agree

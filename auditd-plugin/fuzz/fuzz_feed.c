@@ -221,20 +221,32 @@ static int change_eq(const struct tf_policy_change *x, const struct tf_policy_ch
 {
 	return x->ms == y->ms && str_eq(x->node, y->node) && x->old_policy == y->old_policy &&
 	       x->new_policy == y->new_policy && x->auid == y->auid && x->ses == y->ses &&
-	       x->res == y->res;
+	       x->res == y->res && x->writer == y->writer && x->pid == y->pid &&
+	       x->uid == y->uid && str_eq(x->comm, y->comm) && str_eq(x->exe, y->exe);
+}
+
+/* strcmp() with NULL first. */
+static int str_cmp(const char *x, const char *y)
+{
+	return !x || !y ? (x != NULL) - (y != NULL) : strcmp(x, y);
 }
 
 static int cmp_change(const void *a, const void *b)
 {
 	const struct tf_policy_change *x = &((const struct tf_change *)a)->c;
 	const struct tf_policy_change *y = &((const struct tf_change *)b)->c;
-	long long k1[6] = { x->ms, x->old_policy, x->new_policy, x->auid, x->ses, x->res };
-	long long k2[6] = { y->ms, y->old_policy, y->new_policy, y->auid, y->ses, y->res };
+	long long k1[9] = { x->ms, x->old_policy, x->new_policy, x->auid, x->ses, x->res,
+			    x->writer, x->pid, x->uid };
+	long long k2[9] = { y->ms, y->old_policy, y->new_policy, y->auid, y->ses, y->res,
+			    y->writer, y->pid, y->uid };
+	int r;
 
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < 9; i++)
 		if (k1[i] != k2[i])
 			return k1[i] < k2[i] ? -1 : 1;
-	return strcmp(x->node, y->node);
+	if ((r = strcmp(x->node, y->node)) || (r = str_cmp(x->comm, y->comm)))
+		return r;
+	return str_cmp(x->exe, y->exe);
 }
 
 /* What every run must agree on, however it was fed. */
@@ -340,9 +352,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	/* time() must be the one libauparse calls: one event, aged at the clock. */
 	static const char rec[] =
 		"type=UNKNOWN[1350] msg=audit(1000.000:1): usage=execution policy=1 "
-		"reason=noexec_mount res=0 dev=00:2b ino=5 mode=0100755 ouid=0 ogid=0 "
+		"reason=noexec_mount dev=00:2b ino=5 mode=0100755 ouid=0 ogid=0 "
 		"path=\"/x\" ppid=1 pid=9 auid=0 uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 "
-		"sgid=0 fsgid=0 tty=(none) ses=1 comm=\"sh\" exe=\"/bin/dash\"\n";
+		"sgid=0 fsgid=0 tty=(none) ses=1 comm=\"sh\" exe=\"/bin/dash\" res=0\n";
 	struct run r;
 	uint64_t early, late;
 

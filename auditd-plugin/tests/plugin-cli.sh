@@ -24,7 +24,19 @@ t_eq "invalid UTF-8 escaped" 1 "$(printf '%s\n' "$out" | grep -c 'bad\\xff\\xfe.
 # No control byte other than newline anywhere in the report.
 ctl=$(printf '%s' "$out" | LC_ALL=C tr -dc '\000-\011\013-\037\177' | wc -c)
 t_eq "no raw control bytes in the report" 0 "$ctl"
-t_eq "refused policy change in the timeline" 1 "$(printf '%s\n' "$out" | grep -c '^2\. .* 3 -> ? 1000 no$')"
+# The timeline names the writer (the fixture's CONFIG_CHANGE task fields),
+# its hex-encoded comm and exe decoded and escaped.
+t_eq "policy change with its writer in the timeline" 1 \
+	"$(printf '%s\n' "$out" | grep -c '^1\. .* (local) 0 -> 3 yes 1000 0 3999 /usr/sbin/sysctl (sysctl)$')"
+t_eq "refused policy change, hostile writer escaped" 1 \
+	"$(printf '%s\n' "$out" | grep -c '^2\. .* (local) 3 -> ? no 1000 0 4100 /tmp/x/set\\xe2\\x80\\xaeyc\\xff (pol\\x1b\[7mset)$')"
+out=$("$BIN" report -i --input "$DATA/audit-denials.log" --table policy)
+u1000=$(getent passwd 1000 | cut -d: -f1); u0=$(getent passwd 0 | cut -d: -f1)
+t_eq "-i: auid and uid as names (getent: ${u1000:-1000} ${u0:-0})" 1 \
+	"$(printf '%s\n' "$out" | grep -c "^1\. .* 0 -> 3 yes ${u1000:-1000} ${u0:-0} 3999 ")"
+out=$("$BIN" report --input "$DATA/audit-vm-captured-prev.log" --table policy)
+t_eq "previous kernel's records: writer unknown" 2 \
+	"$(printf '%s\n' "$out" | grep -cE '^[12]\. .* (yes|no) unset \? \? \?$')"
 
 # rotated logs and stdin (ausearch --raw output is the same text)
 cp "$DATA/audit-denials.log" "$W/audit.log.1"
@@ -40,7 +52,7 @@ t_eq "--since/--until" "Number of denials: 4" "$n"
 n=$("$BIN" report --input "$DATA/audit-denials.log" --table file --top 2 | grep -c 'more rows')
 t_eq "--top folds the rest into one row" 1 "$n"
 n=$("$BIN" report --input "$DATA/audit-malformed.log" | grep -E '^Number of (malformed|non-audit)' | tr '\n' ' ')
-t_eq "malformed and non-audit lines counted" "Number of malformed records skipped: 4 Number of non-audit lines skipped: 3 " "$n"
+t_eq "malformed and non-audit lines counted" "Number of malformed records skipped: 5 Number of non-audit lines skipped: 3 " "$n"
 if command -v python3 >/dev/null; then
 	"$BIN" report --input "$DATA/audit-denials.log" --json > "$W/r.json"
 	t_run "--json is valid JSON with exact counts" python3 -c '
@@ -55,6 +67,13 @@ r={x["name"]: bytes.fromhex(x["name_hex"]) for x in d["tables"]["file"]["rows"] 
 assert r=={"/tmp/noexec/evil\n\x1b[31mname.py": b"/tmp/noexec/evil\n\x1b[31mname.py",
            "/tmp/noexec/bad\ufffd\ufffd.pl": b"/tmp/noexec/bad\xff\xfe.pl"}, r
 assert [c["new"] for c in d["policy_changes"]]==[3,None]
+# the writers: exact bytes from comm_hex/exe_hex when present
+w=[(c["pid"], c["uid"], c["auid"],
+    bytes.fromhex(c["comm_hex"]) if "comm_hex" in c else c["comm"].encode(),
+    bytes.fromhex(c["exe_hex"]) if "exe_hex" in c else c["exe"].encode())
+   for c in d["policy_changes"]]
+assert w==[(3999, 0, 1000, b"sysctl", b"/usr/sbin/sysctl"),
+           (4100, 0, 1000, b"pol\x1b[7mset", b"/tmp/x/set\xe2\x80\xaeyc\xff")], w
 ' "$W/r.json"
 fi
 
@@ -100,11 +119,15 @@ wait_state() { # wait_state N: until the saved state holds N denials
 	state_denials
 }
 start_plugin
-# Only 1350 records, no EOE (as audisp-remote forwards them).
-grep -a 'UNKNOWN\[1350\]' "$DATA/audit-denials.log" >&3
+# Only 1350 and trust_policy records, no EOE (as audisp-remote forwards them).
+grep -a 'UNKNOWN\[1350\]\|op=trust_policy' "$DATA/audit-denials.log" >&3
 sleep 2.5 # > eoe_timeout: aged out by the timer, no EOF needed
 kill -USR1 $PID
 t_eq "SIGUSR1 saves; events without EOE counted" 12 "$(wait_state 12)"
+# The live timeline (the plugin's state) names the writers too, escaped.
+n=$("$BIN" report --state "$W/st/state.json" --table policy | grep -cE \
+	'^(1\. .* 0 -> 3 yes 1000 0 3999 /usr/sbin/sysctl \(sysctl\)|2\. .* 3 -> \? no 1000 0 4100 /tmp/x/set\\xe2\\x80\\xaeyc\\xff \(pol\\x1b\[7mset\))$')
+t_eq "state timeline: both writers, escaped" 2 "$n"
 # SIGHUP reloads the config: a new state_file is used for the next save.
 sed -i "s|^state_file.*|state_file = $W/st/other.json|" "$W/p.conf"
 kill -HUP $PID; sleep 0.5
@@ -134,6 +157,8 @@ t_eq "EOF exits 0" 0 "$rc"
 t_eq "restart keeps counts" 24 "$(state_denials)"
 n=$("$BIN" report --state "$W/st/state.json" --table node | grep -E '^[0-9]+ ' | awk '{print $1, $NF}' | tr '\n' ' ')
 t_eq "node counts after restart" "12 (local) 8 web1 4 db2 " "$n"
+n=$("$BIN" report --state "$W/st/state.json" --table policy | grep -c ' db2 1 -> 3 yes 0 0 812 /usr/local/sbin/policyctl (policyctl)$')
+t_eq "db2's change, from each run, with its writer" 2 "$n"
 
 # kill -9 loses at most what came after the last save.
 start_plugin

@@ -37,6 +37,12 @@
 #define NODE_HEX "686f7374e2808b"
 #define CNODE "n\x1b"
 #define CNODE_HEX "6e1b"
+/* The policy writer: ESC and an invalid byte in comm, U+2067 in exe. */
+#define WCOMM "set\x1b]0;\xfe"
+#define WCOMM_TEXT "set\x1b]0;\xef\xbf\xbd"
+#define WCOMM_HEX "7365741b5d303bfe"
+#define WEXE "/tmp/po\xe2\x81\xa7l"
+#define WEXE_HEX "2f746d702f706fe281a76c"
 
 static void fill(struct tf_agg *a)
 {
@@ -44,7 +50,12 @@ static void fill(struct tf_agg *a)
 			       .uid = 0, .auid = -1, .node = NODE, .exe = EXE,
 			       .comm = COMM, .path = PATH };
 	struct tf_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
-				      .auid = 0, .ses = 1, .res = 1, .node = CNODE };
+				      .auid = 0, .ses = 1, .res = 1, .node = CNODE,
+				      .writer = true, .pid = 4321, .uid = 0,
+				      .comm = WCOMM, .exe = WEXE };
+	struct tf_policy_change prev = { .ms = 6, .old_policy = 3, .new_policy = -1,
+					 .auid = 1000, .ses = 2, .res = 0, .node = "",
+					 .pid = -1, .uid = -1 };
 
 	assert_int_equal(tf_agg_init(a, 16), 0);
 	tf_agg_add_denial(a, &d);
@@ -55,6 +66,8 @@ static void fill(struct tf_agg *a)
 	d.path = "/srv/ok.py";
 	tf_agg_add_denial(a, &d);
 	assert_int_equal(tf_agg_add_change(a, &c), 0);
+	/* a record of the previous kernel: the writer is unknown */
+	assert_int_equal(tf_agg_add_change(a, &prev), 0);
 }
 
 static char *capture_report(const struct tf_agg *a, bool json)
@@ -95,7 +108,7 @@ static void test_report_json(void **state)
 {
 	struct tf_agg a;
 	char *text;
-	json_object *root, *r, *ch;
+	json_object *root, *r, *ch, *prev;
 
 	(void)state;
 	fill(&a);
@@ -127,9 +140,31 @@ static void test_report_json(void **state)
 	assert_null(field(r, "name_hex"));
 
 	assert_true(json_object_object_get_ex(root, "policy_changes", &ch));
+	assert_int_equal(json_object_array_length(ch), 2);
+	prev = json_object_array_get_idx(ch, 1);
 	ch = json_object_array_get_idx(ch, 0);
 	want_field(ch, "node", CNODE);
 	want_field(ch, "node_hex", CNODE_HEX);
+	/* the writer, by the same convention */
+	want_field(ch, "pid", "4321");
+	want_field(ch, "uid", "0");
+	want_field(ch, "auid", "0");
+	want_field(ch, "comm", WCOMM_TEXT);
+	want_field(ch, "comm_hex", WCOMM_HEX);
+	want_field(ch, "exe", WEXE);
+	want_field(ch, "exe_hex", WEXE_HEX);
+	assert_non_null(strstr(text, "\"exe\":\"/tmp/po\\u2067l\""));
+	assert_non_null(strstr(text, "\"comm\":\"set\\u001b]0;\xef\xbf\xbd\""));
+	/* unknown writer: null, not a made-up value */
+	want_field(prev, "auid", "1000");
+	for (size_t i = 0; i < 4; i++) {
+		static const char *const k[] = { "pid", "uid", "comm", "exe" };
+		json_object *v;
+
+		assert_true(json_object_object_get_ex(prev, k[i], &v));
+		assert_null(v);
+	}
+	assert_null(field(prev, "comm_hex"));
 
 	json_object_put(root);
 	free(text);
@@ -149,6 +184,10 @@ static void test_report_text(void **state)
 	assert_non_null(strstr(text, "  /srv/in\\xe2\\x81\\xa6voice\\xff.sh\n"));
 	assert_non_null(strstr(text, "  host\\xe2\\x80\\x8b\n"));
 	assert_non_null(strstr(text, " n\\x1b 0 -> 3 "));
+	/* the timeline names the writer, escaped; unknown writers as "?" */
+	assert_non_null(strstr(text, " n\\x1b 0 -> 3 yes 0 0 4321 /tmp/po\\xe2\\x81\\xa7l "
+				     "(set\\x1b]0;\\xfe)\n"));
+	assert_non_null(strstr(text, " (local) 3 -> ? no 1000 ? ? ?\n"));
 	free(text);
 	tf_agg_free(&a);
 }
@@ -202,6 +241,9 @@ static void test_state_file(void **state)
 	assert_non_null(strstr(text, "\"key_hex\":\"" PATH_HEX "\""));
 	assert_non_null(strstr(text, "\"key\":\"host\\u200b\",\"key_hex\":\"" NODE_HEX "\""));
 	assert_non_null(strstr(text, "\"key\":\"n\\u001b\",\"key_hex\":\"" CNODE_HEX "\""));
+	assert_non_null(strstr(text, "\"pid\":4321,\"uid\":0,\"comm\":\"set\\u001b]0;"
+				     "\xef\xbf\xbd\",\"comm_hex\":\"" WCOMM_HEX "\",\"exe\":"
+				     "\"\\/tmp\\/po\\u2067l\",\"exe_hex\":\"" WEXE_HEX "\""));
 	/* plain names: no _hex */
 	assert_non_null(strstr(text, "\"key\":\"\\/srv\\/ok.py\",\"count\""));
 	free(text);
@@ -213,8 +255,17 @@ static void test_state_file(void **state)
 	assert_string_equal(r->note, COMM);
 	assert_non_null(ss_find(&b.dim[TF_DIM_FILE], PATH, strlen(PATH)));
 	assert_non_null(ss_find(&b.dim[TF_DIM_NODE], NODE, strlen(NODE)));
-	assert_int_equal(b.nchanges, 1);
+	assert_int_equal(b.nchanges, 2);
 	assert_string_equal(b.changes[0].node, CNODE);
+	assert_true(b.changes[0].c.writer);
+	assert_int_equal(b.changes[0].c.pid, 4321);
+	assert_int_equal(b.changes[0].c.uid, 0);
+	assert_string_equal(b.changes[0].c.comm, WCOMM);
+	assert_string_equal(b.changes[0].c.exe, WEXE);
+	assert_false(b.changes[1].c.writer);
+	assert_null(b.changes[1].c.comm);
+	assert_null(b.changes[1].c.exe);
+	assert_int_equal(b.changes[1].c.pid, -1);
 	tf_agg_free(&b);
 	tf_agg_free(&a);
 }

@@ -73,7 +73,9 @@ static void fill(struct tf_agg *a)
 	struct tf_denial d = { .reason = "noexec_mount", .dev = "00:1a", .uid = 1000,
 			       .auid = -1 };
 	struct tf_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
-				      .auid = 1000, .ses = 2, .res = 1, .node = "web\x1b" };
+				      .auid = 1000, .ses = 2, .res = 1, .node = "web\x1b",
+				      .writer = true, .pid = 77, .uid = -1, .comm = "sys\nctl",
+				      .exe = "/sbin/\xffsysctl" };
 	char name[64];
 
 	for (int i = 0; i < 40; i++) {
@@ -89,6 +91,9 @@ static void fill(struct tf_agg *a)
 	c.new_policy = -1;
 	c.res = 0;
 	c.node = "";
+	c.writer = false; /* a record of the previous kernel */
+	c.pid = c.uid = -1;
+	c.comm = c.exe = NULL;
 	tf_agg_add_change(a, &c);
 	a->bad_lines = 3;
 	a->malformed = 2;
@@ -145,6 +150,15 @@ static void test_round_trip(void **s)
 	assert_int_equal(b.changes[0].c.new_policy, 3);
 	assert_int_equal(b.changes[1].c.new_policy, -1);
 	assert_int_equal(b.changes[1].c.res, 0);
+	assert_true(b.changes[0].c.writer);
+	assert_int_equal(b.changes[0].c.pid, 77);
+	assert_int_equal(b.changes[0].c.uid, -1);
+	assert_int_equal(b.changes[0].c.auid, 1000);
+	assert_string_equal(b.changes[0].c.comm, "sys\nctl");
+	assert_string_equal(b.changes[0].c.exe, "/sbin/\xffsysctl");
+	assert_false(b.changes[1].c.writer);
+	assert_null(b.changes[1].c.comm);
+	assert_null(b.changes[1].c.exe);
 	/* Counting goes on from the loaded state. */
 	tf_agg_free(&a);
 	assert_int_equal(tf_agg_init(&a, 16), 0);
@@ -207,6 +221,57 @@ static void test_inconsistent_totals(void **s)
 	assert_non_null(strstr(why, "total differs"));
 }
 
+/* A state of one policy change, @change the object's text. */
+static void write_change(const char *change)
+{
+	char text[2048];
+	size_t w;
+
+	w = (size_t)snprintf(text, sizeof(text),
+			     "{\"version\":2,\"denials\":0,\"first\":0,\"last\":0,\"bad_lines\":0,"
+			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
+	for (int d = 0; d < TF_DIM_COUNT; d++)
+		w += (size_t)snprintf(text + w, sizeof(text) - w,
+				      "%s\"%s\":{\"total\":0,\"evicted\":0,\"unstored\":0,"
+				      "\"rows\":[]}", d ? "," : "", tf_dim_name(d));
+	snprintf(text + w, sizeof(text) - w, "},\"policy_changes\":[%s]}", change);
+	write_file(text);
+}
+
+/*
+ * A change saved before the writer was kept loads with the writer unknown;
+ * a writer missing its comm or exe is refused.
+ */
+static void test_change_writer_keys(void **s)
+{
+	struct tf_agg a;
+	char why[256];
+
+	(void)s;
+	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
+		     "\"ses\":2,\"res\":1}");
+	if (tf_state_load(&a, 16, path, why, sizeof(why)))
+		fail_msg("change without writer refused: %s", why);
+	assert_int_equal(a.nchanges, 1);
+	assert_false(a.changes[0].c.writer);
+	assert_int_equal(a.changes[0].c.pid, -1);
+	assert_null(a.changes[0].c.exe);
+	tf_agg_free(&a);
+
+	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
+		     "\"ses\":2,\"res\":1,\"pid\":9,\"uid\":0,\"exe\":\"/bin/sh\"}");
+	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(errno, EPROTO);
+	assert_non_null(strstr(why, "no \"comm\" or \"exe\""));
+
+	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
+		     "\"ses\":2,\"res\":1,\"pid\":9,\"uid\":0,\"comm\":\"sh\","
+		     "\"exe_hex\":\"2f62696e2f7\"}");
+	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(errno, EPROTO);
+	assert_non_null(strstr(why, "exe_hex"));
+}
+
 static void test_save_into_missing_dir(void **s)
 {
 	struct tf_agg a;
@@ -263,6 +328,7 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_missing_and_corrupt),
 		cmocka_unit_test(test_inconsistent_totals),
+		cmocka_unit_test(test_change_writer_keys),
 		cmocka_unit_test(test_save_into_missing_dir),
 		cmocka_unit_test(test_config),
 	};
