@@ -31,7 +31,15 @@ marker="kernel-selftests marker $$"
 echo "$marker" > $T/trace_marker
 audit_before=$(auditctl -s | grep -E '^(enabled|pid) ')
 
-tests/lib/tap-result.sh kernel-selftests "$bin"
+tap_out=$(mktemp /tmp/tf-selftests-tap.XXXXXX)
+tests/lib/tap-result.sh kernel-selftests "$bin" | tee "$tap_out"
+# This VM has AppArmor (lsm=...apparmor) and apparmor_parser: the confined
+# test must have run here, not skipped.
+t_eq "the AppArmor-confined would_deny test ran" 1 \
+	"$(grep -cE '^ok [0-9]+ tracepoint\.would_deny_asks_the_lsm$' "$tap_out")"
+t_eq "AppArmor is in the LSM stack" 1 \
+	"$(tr , '\n' < /sys/kernel/security/lsm | grep -cx apparmor)"
+rm -f "$tap_out"
 
 t_eq "fs.trust_policy restored" 1 "$(cat /proc/sys/fs/trust_policy)"
 t_eq "audit status restored (enabled, no daemon left)" "$audit_before" \
@@ -86,15 +94,15 @@ rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'
 t_eq "exit status 0 (passes and skips)" 0 "$rc"
 tap() { printf '%s\n' "$out" | grep -cE "$1"; }
-# 5 audit tests; 4 tracepoint tests and matrix.reasons in 4 variants.
-t_eq "audit tests skipped: auditd is running" 5 \
+# 8 audit tests; 5 tracepoint tests and matrix.reasons in 4 variants.
+t_eq "audit tests skipped: auditd is running" 8 \
 	"$(tap "^ok [0-9]+ # SKIP an audit daemon is running \\(pid $auditd_pid\\)$")"
-t_eq "tracefs tests skipped: no tracefs" 8 \
+t_eq "tracefs tests skipped: no tracefs" 9 \
 	"$(tap '^ok [0-9]+ # SKIP no tracefs with the trusted_for events$')"
-t_eq "no other skip" 13 "$(tap '^ok [0-9]+ # SKIP')"
+t_eq "no other skip" 17 "$(tap '^ok [0-9]+ # SKIP')"
 t_eq "the 13 others passed" 13 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
 t_eq "none failed" 0 "$(tap '^not ok')"
-t_eq "plan of 26" 1 "$(tap '^1\.\.26$')"
+t_eq "plan of 30" 1 "$(tap '^1\.\.30$')"
 t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
 t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* 2>/dev/null)"
 kill $auditd_pid
