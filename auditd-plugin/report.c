@@ -75,10 +75,14 @@ static void fmt_iso(int64_t ms, char *buf, size_t len)
 			 (int)(ms % 1000));
 }
 
-/* Hits per minute over the row's first..last span (at least one minute). */
+/*
+ * Hits per minute over the row's first..last span (at least one minute).
+ * The span is computed in double: a record's time out of range is clamped
+ * to INT64_MIN or INT64_MAX (record.c), and their difference overflows.
+ */
 static double rate(uint64_t hits, int64_t first, int64_t last)
 {
-	double min = (double)(last - first) / 60000.0;
+	double min = ((double)last - (double)first) / 60000.0;
 
 	return (double)hits / (min < 1.0 ? 1.0 : min);
 }
