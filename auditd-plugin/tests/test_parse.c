@@ -329,7 +329,7 @@ static void test_dense_flood_exact(void **s)
 				     "syscall=451 success=no exit=-13 items=1\n"
 				     "type=PATH msg=audit(2000000000.%03d:%d): item=0 name=(null) "
 				     "inode=%d dev=00:2b mode=0100644 ouid=0 ogid=0 rdev=00:00 "
-				     "nametype=UNKNOWN\n"
+				     "nametype=NORMAL\n"
 				     "type=EOE msg=audit(2000000000.%03d:%d): \n",
 				     i % 1000, i + 1, i % 1000, i + 1, i, i % 1000, i + 1);
 			tf_feed_bytes(&f, line, (size_t)n);
@@ -372,6 +372,98 @@ static void test_overlong_line(void **s)
 	tf_feed_free(&f);
 	tf_agg_free(&a);
 	free(big);
+}
+
+/*
+ * Records captured from the patched kernel (current layout) under auditd
+ * 3.0.9 (ENRICHED) by tests/vm/cases/auditd-denials.sh: every record of the
+ * events holding a 1350 or a trust_policy record (SYSCALL, PROCTITLE, and
+ * for the batch under a syscall rule CWD and PATH). Expected values counted
+ * in the file with grep (tests/data/audit-README.md).
+ */
+static void test_vm_captured(void **s)
+{
+	static const struct {
+		int old, new, res;
+		long pid;
+		const char *comm, *exe_tail;
+	} want[] = {
+		{ 0, 3, 1, 61, "auditd-denials.", "/usr/bin/dash" },
+		{ 3, 7, 0, 61, "auditd-denials.", "/usr/bin/dash" }, /* refused, as written */
+		/* the hostile writer: ESC and U+202E in comm and exe (hex in the log) */
+		{ 3, 0, 1, 131, "pol\x1b[7mset\xe2\x80\xaex", "/bin/pol\x1b[7mset\xe2\x80\xaex" },
+		{ 0, 2, 1, 61, "auditd-denials.", "/usr/bin/dash" },
+		{ 2, 3, 1, 61, "auditd-denials.", "/usr/bin/dash" },
+	};
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-vm-captured.log", &len);
+	const struct ss_table *files;
+	int nf = 0;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, NULL);
+	assert_int_equal(a.denials, 43);
+	assert_int_equal(a.malformed, 0);
+	assert_int_equal(a.bad_lines, 0);
+	assert_int_equal(a.not_denial, 0);
+	assert_int_equal(a.dim[TF_DIM_INTERP].n, 4);
+	for (uint32_t i = 0; i < a.dim[TF_DIM_INTERP].n; i++) {
+		const struct ss_row *r = &a.dim[TF_DIM_INTERP].rows[i];
+
+		if (!strcmp(r->note, "python3"))
+			assert_int_equal(r->count, 12);
+		else if (!strcmp(r->note, "perl"))
+			assert_int_equal(r->count, 15);
+		else if (!strcmp(r->note, "lua\tx")) /* comm was hex-encoded */
+			assert_int_equal(r->count, 13);
+		else if (!strcmp(r->note, "ruby"))
+			assert_int_equal(r->count, 3);
+		else
+			fail_msg("unexpected comm %s", r->note);
+	}
+	files = &a.dim[TF_DIM_FILE];
+	for (uint32_t i = 0; i < files->n; i++) {
+		const struct ss_row *r = &files->rows[i];
+		size_t n = r->klen;
+
+#define ENDS(sfx) (n >= sizeof(sfx) - 1 && !memcmp(r->key + n - (sizeof(sfx) - 1), sfx, sizeof(sfx) - 1))
+		if (ENDS("/noexec/evil\n\x1b[31mred.py"))
+			assert_int_equal(r->count, 12), nf++;
+		else if (ENDS("/noexec/bad\xff\xfe.pl"))
+			assert_int_equal(r->count, 15), nf++;
+		else if (ENDS("/noexec/has space \xc3\xbc.lua"))
+			assert_int_equal(r->count, 13), nf++;
+		else if (ENDS("/secret.py"))
+			assert_int_equal(r->count, 3), nf++;
+#undef ENDS
+	}
+	assert_int_equal(nf, 4);
+	assert_int_equal(HITS(&a, TF_DIM_REASON, "noexec_mount"), 40);
+	assert_int_equal(HITS(&a, TF_DIM_REASON, "file_perm"), 3); /* policy 2 */
+	assert_int_equal(HITS(&a, TF_DIM_AUID, "-1"), 43);
+	/* the chain of writes, each with its writer */
+	assert_int_equal(a.nchanges, 5);
+	for (size_t i = 0; i < 5; i++) {
+		const struct tf_policy_change *c = &a.changes[i].c;
+		size_t el = strlen(c->exe), tl = strlen(want[i].exe_tail);
+
+		assert_int_equal(c->old_policy, want[i].old);
+		assert_int_equal(c->new_policy, want[i].new);
+		assert_int_equal(c->res, want[i].res);
+		assert_true(c->writer);
+		assert_int_equal(c->pid, want[i].pid);
+		assert_int_equal(c->uid, 0);
+		assert_int_equal(c->auid, -1);
+		assert_string_equal(c->comm, want[i].comm);
+		assert_true(el >= tl && !strcmp(c->exe + el - tl, want[i].exe_tail));
+		if (i)
+			assert_int_equal(c->old_policy, a.changes[i - 1].c.res ?
+					 a.changes[i - 1].c.new_policy : a.changes[i - 1].c.old_policy);
+	}
+	tf_agg_free(&a);
+	free(d);
 }
 
 /*
@@ -603,6 +695,7 @@ int main(void)
 		cmocka_unit_test(test_huge_timestamp),
 		cmocka_unit_test(test_dense_flood_exact),
 		cmocka_unit_test(test_overlong_line),
+		cmocka_unit_test(test_vm_captured),
 		cmocka_unit_test(test_vm_captured_prev),
 		cmocka_unit_test(test_both_layouts),
 		cmocka_unit_test(test_mixed_layouts),

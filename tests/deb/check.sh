@@ -178,6 +178,9 @@ has_x() { [ -n "$(find "$run$1" -perm /111)" ]; }
 cp "$top/tests/data/audit-vm-captured.log" "$run/tmp/audit.log"
 den=$(grep -c '^type=UNKNOWN\[1350\] ' "$top/tests/data/audit-vm-captured.log")
 chg=$(grep -c '^type=CONFIG_CHANGE .* op=trust_policy ' "$top/tests/data/audit-vm-captured.log")
+# the pid of each policy change's writer, in log order
+wpids=$(grep '^type=CONFIG_CHANGE .* op=trust_policy ' "$top/tests/data/audit-vm-captured.log" |
+	grep -o ' pid=[0-9]*' | cut -d= -f2 | tr '\n' ' ')
 
 # verdict WHAT WANT_RC WANT_OUTPUT CMD...: CMD in the chroot exits WANT_RC
 # and prints exactly WANT_OUTPUT (stdout and stderr).
@@ -239,6 +242,8 @@ done
 verdict "audisp-trusted-for report: $den denials, $chg policy changes (grep)" 0 \
 	"$(printf 'Number of denials: %s\nNumber of policy changes: %s' "$den" "$chg")" \
 	sh -c 'audisp-trusted-for report --input /tmp/audit.log | grep -E "^Number of (denials|policy changes):"'
+verdict "audisp-trusted-for report --table policy: the writers' pids $wpids(grep)" 0 "$wpids" \
+	sh -c 'audisp-trusted-for report --input /tmp/audit.log --table policy | grep -E "^[0-9]+\. " | cut -d" " -f11 | tr "\n" " "'
 check "trusttop --help" '^Usage: trusttop' trusttop --help
 check "audisp-trusted-for --help" '^usage: audisp-trusted-for' audisp-trusted-for --help
 verdict "trusted-dash -c 'echo ok'" 0 ok trusted-dash -c 'echo ok'

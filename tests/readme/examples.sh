@@ -149,9 +149,23 @@ per_exe=$(grep '^type=UNKNOWN\[1350\] ' "$log" | grep -oE ' exe=("[^"]*"|[0-9A-F
 n_exe=$(wc -w <<< "$per_exe")
 per_reason=$(grep '^type=UNKNOWN\[1350\] ' "$log" | grep -o ' reason=[^ ]*' | sort | uniq -c |
 	awk '{sub(/ *reason=/, "", $2); print $1, $2}' | sort -rn | tr '\n' ' ')
-# Policy changes: "old -> new yes|no" in log order.
-changes=$(grep '^type=CONFIG_CHANGE .* op=trust_policy ' "$log" |
-	sed -E 's/.* old=([0-9]+) new=([0-9?]+) .* res=([01]).*/\1 -> \2 \3/; s/ 1$/ yes/; s/ 0$/ no/')
+# Policy changes in log order, each as "old -> new yes|no auid uid pid" and
+# the bytes of its exe and comm in hex (the log's quoted text, or its hex).
+fld() { grep -o " $1=[^ ]*" <<< "$2" | head -n 1 | cut -d= -f2-; }
+id_text() { [ "$1" = 4294967295 ] && echo unset || echo "$1"; }
+log_bytes() { # a logged untrusted string -> its bytes in lower-case hex
+	case $1 in
+	\"*\") printf '%s' "${1:1:${#1}-2}" | od -An -tx1 | tr -d ' \n' ;;
+	*) tr A-F a-f <<< "$1" | tr -d '\n' ;;
+	esac
+}
+changes= change_names=
+while IFS= read -r rec; do
+	changes+="$(fld old "$rec") -> $(fld new "$rec") $([ "$(fld res "$rec" | cut -c1)" = 1 ] && echo yes || echo no)"
+	changes+=" $(id_text "$(fld auid "$rec")") $(id_text "$(fld uid "$rec")") $(fld pid "$rec")"$'\n'
+	change_names+="$(log_bytes "$(fld exe "$rec")") $(log_bytes "$(fld comm "$rec")")"$'\n'
+done < <(grep -a '^type=CONFIG_CHANGE .* op=trust_policy ' "$log")
+changes=${changes%$'\n'} change_names=${change_names%$'\n'}
 echo "# captured log: $den denials, $chg policy changes, per interpreter: $per_exe"
 
 report_counts() {
@@ -186,10 +200,21 @@ c_report_tables() {
 }
 check_for "audisp-trusted-for report --input $log --table policy" c_report_policy
 c_report_policy() {
+	local row rest got= names= exe comm
 	doc=0
 	report_counts
-	t_eq "$cmd: policy changes: old -> new, result (grep CONFIG_CHANGE)" "$changes" \
-		"$(grep -E '^[0-9]+\. ' <<< "$out" | awk '{print $5, $6, $7, $NF}')"
+	# "N. date time node old -> new applied auid uid pid exe (comm)"
+	while IFS= read -r row; do
+		rest=$(cut -d' ' -f5- <<< "$row")
+		got+="$(cut -d' ' -f1-7 <<< "$rest")"$'\n'
+		rest=$(cut -d' ' -f8- <<< "$rest")
+		exe=${rest% (*} comm=${rest##* (} comm=${comm%)}
+		# the escapes (\\ \n \t \r \xHH) undone by printf %b
+		names+="$(printf '%b' "$exe" | od -An -tx1 | tr -d ' \n') $(printf '%b' "$comm" | od -An -tx1 | tr -d ' \n')"$'\n'
+	done < <(grep -E '^[0-9]+\. ' <<< "$out")
+	t_eq "$cmd: policy changes: old -> new, result, auid, uid, pid (grep CONFIG_CHANGE)" "$changes" "${got%$'\n'}"
+	t_eq "$cmd: the writers' exe and comm, escaped, are the logged bytes (grep, od)" "$change_names" "${names%$'\n'}"
+	t_eq "$cmd: no raw control bytes" 0 "$(LC_ALL=C tr -dc '\000-\011\013-\037\177' <<< "$out" | wc -c)"
 }
 check_for "audisp-trusted-for report --json --input $log" c_report_json
 c_report_json() {

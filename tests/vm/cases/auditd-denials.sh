@@ -1,8 +1,11 @@
 #!/bin/sh
 # VM test (patched kernel, real auditd 3.0.9): audisp-trusted-for under
 # auditd counts exactly the denials three interpreters got on files with
-# hostile names, records the policy changes, and keeps its counts through
-# SIGHUP, SIGTERM (auditd restarts the plugin) and kill -9 + restart.
+# hostile names (one batch under a syscall rule, its events carrying SYSCALL
+# and PATH records), records the policy changes with their writers (one with
+# a hostile name), gets no record for a refusal under policy 0, and keeps
+# its counts through SIGHUP, SIGTERM (auditd restarts the plugin) and
+# kill -9 + restart.
 SUITE=auditd-vm-denials
 . auditd-plugin/tests/vm-common.inc
 need
@@ -18,14 +21,29 @@ start_auditd
 
 # three interpreters (one with a tab in its name) and three hostile file names
 mkdir -p "$D/bin" "$D/noexec"
+chmod 0755 "$D" "$D/bin" # the unprivileged probe below runs from $D/bin
 cp "$PROBE" "$D/bin/python3"
 cp "$PROBE" "$D/bin/perl"
 cp "$PROBE" "$D/bin/$(printf 'lua\tx')"
+cp "$PROBE" "$D/bin/ruby"
 mount -t tmpfs -o noexec tf-noexec "$D/noexec"
 F1=$(printf '%s/noexec/evil\n\033[31mred.py' "$D")
 F2=$(printf '%s/noexec/bad\377\376.pl' "$D")
 F3="$D/noexec/has space ü.lua"
 for f in "$F1" "$F2" "$F3"; do printf 'x\n' > "$f"; chmod 755 "$f"; done
+
+# The writers of fs.trust_policy, as the kernel sees them (/proc, not the
+# tool): this shell (echo is a builtin), and a copy of it with ESC and U+202E
+# in its name, which is also its comm (14 bytes: not truncated).
+SH_EXE=$(readlink /proc/$$/exe)
+SH_COMM=$(cat /proc/$$/comm)
+WNAME=$(printf 'pol\033[7mset\342\200\256x')
+cp "$SH_EXE" "$D/bin/$WNAME"
+# ... and as the report must show them, escaped by the rules of
+# docs/CONVENTIONS.md (written out here by hand)
+W_ESC='pol\x1b[7mset\xe2\x80\xaex'
+# timeline_row N: row N of the report's timeline after "N. date time node"
+timeline_row() { printf '%s\n' "$rep" | grep -E "^$1\. " | cut -d' ' -f5-; }
 
 old=$(cat /proc/sys/fs/trust_policy)
 echo 3 > /proc/sys/fs/trust_policy
@@ -35,9 +53,30 @@ t_eq "invalid policy refused" 3 "$(cat /proc/sys/fs/trust_policy)"
 lost0=$(lost)
 
 t_eq "python3 denied 7" "denied 7 allowed 0 errors 0" "$("$D/bin/python3" -n 7 "$F1")"
+# perl under a syscall rule on trusted_for: its events also hold SYSCALL and
+# PATH records (audit_file()); the rule is removed after the batch.
+RULE="-F arch=b64 -S 451 -F key=tf-denials"
+t_run "syscall rule on trusted_for loaded" auditctl -a always,exit $RULE
 t_eq "perl denied 11" "denied 11 allowed 0 errors 0" "$("$D/bin/perl" -n 11 "$F2")"
+t_run "syscall rule removed" auditctl -d always,exit $RULE
 t_eq "lua denied 13" "denied 13 allowed 0 errors 0" "$("$D/bin/$(printf 'lua\tx')" -n 13 "$F3")"
 K=31
+
+# Policy 0: a refusal there is the read permission check (a root-only file,
+# opened by this root shell, asked about by the probe as nobody): EACCES,
+# but no record. The same call under policy 2 is a policy refusal: logged.
+printf 'x\n' > "$D/secret.py"
+chmod 0600 "$D/secret.py"
+W_PID=$("$D/bin/$WNAME" -c 'echo $$; echo 0 > /proc/sys/fs/trust_policy')
+t_eq "policy 0 set by the hostile writer" 0 "$(cat /proc/sys/fs/trust_policy)"
+as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+t_eq "policy 0: refused 5 times (read permission)" "denied 5 allowed 0 errors 0" \
+	"$(as_nobody "$D/bin/ruby" -n 5 -d 3 3< "$D/secret.py")"
+echo 2 > /proc/sys/fs/trust_policy
+t_eq "policy 2: refused 3 times" "denied 3 allowed 0 errors 0" \
+	"$(as_nobody "$D/bin/ruby" -n 3 -d 3 3< "$D/secret.py")"
+echo 3 > /proc/sys/fs/trust_policy
+K=$((K + 3))
 
 t_run "plugin counted K=$K (saved)" save_until $K 60
 rep=$("$BIN" report --state "$D/audit/state/state.json")
@@ -48,13 +87,23 @@ t_eq "lua row (tab escaped)" 1 "$(printf '%s\n' "$rep" | grep -c "^13  .*  $D/bi
 t_eq "file: newline and ESC escaped" 1 "$(printf '%s\n' "$rep" | grep -c '^7  .*/noexec/evil\\n\\x1b\[31mred.py$')"
 t_eq "file: invalid UTF-8 escaped" 1 "$(printf '%s\n' "$rep" | grep -c '^11  .*/noexec/bad\\xff\\xfe.pl$')"
 t_eq "file: space and UTF-8 kept" 1 "$(printf '%s\n' "$rep" | grep -c "^13  .*/noexec/has space ü.lua\$")"
-t_eq "reason" 1 "$(printf '%s\n' "$rep" | grep -c "^$K  .*  noexec_mount\$")"
+t_eq "ruby row (the policy-2 refusals only)" 1 "$(printf '%s\n' "$rep" | grep -c "^3  .*  $D/bin/ruby (ruby)\$")"
+t_eq "reason noexec_mount" 1 "$(printf '%s\n' "$rep" | grep -c "^31  .*  noexec_mount\$")"
+t_eq "reason file_perm (policy 2)" 1 "$(printf '%s\n' "$rep" | grep -c "^3  .*  file_perm\$")"
 ctl=$(printf '%s' "$rep" | LC_ALL=C tr -dc '\000-\011\013-\037\177' | wc -c)
 t_eq "no raw control bytes" 0 "$ctl"
-t_eq "policy change $old -> 3 in the timeline" 1 \
-	"$(printf '%s\n' "$rep" | grep -c "^[0-9]*\. .* (local) $old -> 3 unset yes\$")"
-t_eq "refused change (logged new=7 res=0) in the timeline" 1 \
-	"$(printf '%s\n' "$rep" | grep -c "^[0-9]*\. .* (local) 3 -> 7 unset no\$")"
+t_eq "file: the policy-2 refusals only (none under policy 0)" 1 \
+	"$(printf '%s\n' "$rep" | grep -c "^3  .*  $D/secret.py\$")"
+# The timeline: every write, in order, with its writer (from /proc above).
+t_eq "timeline: 5 policy changes" 5 "$(printf '%s\n' "$rep" | grep -c '^[0-9]*\. ')"
+t_eq "timeline 1: $old -> 3 by this shell" "$old -> 3 yes unset 0 $$ $SH_EXE ($SH_COMM)" \
+	"$(timeline_row 1)"
+t_eq "timeline 2: refused 3 -> 7 (logged new=7 res=0)" "3 -> 7 no unset 0 $$ $SH_EXE ($SH_COMM)" \
+	"$(timeline_row 2)"
+t_eq "timeline 3: 3 -> 0 by the hostile writer, escaped" \
+	"3 -> 0 yes unset 0 $W_PID $D/bin/$W_ESC ($W_ESC)" "$(timeline_row 3)"
+t_eq "timeline 4: 0 -> 2" "0 -> 2 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 4)"
+t_eq "timeline 5: 2 -> 3" "2 -> 3 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 5)"
 
 # SIGHUP: the plugin re-reads its config (a new state_file here) and keeps counting.
 P=$(plugin_pid)
@@ -93,9 +142,27 @@ logn=$("$BIN" report --input "$D"/audit/log/audit.log* | sed -n 's/^Number of de
 t_eq "report from auditd's own log agrees" "$K" "$logn"
 t_eq "auditd's log holds $K type-1350 records (grep)" "$K" \
 	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] ')"
+t_eq "no type-1350 record with policy=0 (grep)" 0 \
+	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' | grep -c ' policy=0 ')"
+t_eq "the secret file: 3 records, all policy=2 (grep)" "3 3" \
+	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' |
+		grep -cF "path=\"$D/secret.py\"") $(cat "$D"/audit/log/audit.log* |
+		grep -a '^type=UNKNOWN\[1350\] .* usage=execution policy=2 ' | grep -cF "path=\"$D/secret.py\"")"
+ino2=$(stat -c %i "$F2")
+t_eq "the rule's 11 events: SYSCALL records (grep)" 11 \
+	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=SYSCALL .* syscall=451 ' | grep -c 'key="tf-denials"')"
+t_eq "the rule's 11 events: PATH records of the perl file (grep)" 11 \
+	"$(cat "$D"/audit/log/audit.log* | grep -ac "^type=PATH .* inode=$ino2 ")"
+t_eq "auditd's log holds 5 trust_policy records (grep)" 5 \
+	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=CONFIG_CHANGE .* op=trust_policy ')"
 
-# Keep what the kernel really emitted, for tests/data (build/ is not in git).
+# Keep what the kernel really emitted, for tests/data (build/ is not in git):
+# every record of the events that hold a 1350 or a trust_policy record.
 mkdir -p build/vm-captures
-grep -ahE 'UNKNOWN\[1350\]|op=trust_policy' "$D"/audit/log/audit.log* > build/vm-captures/audit-denials.log
+cat "$D"/audit/log/audit.log* | awk '
+	{ s = ""; if (match($0, /msg=audit\([0-9]+\.[0-9]+:[0-9]+\)/)) s = substr($0, RSTART, RLENGTH) }
+	/^type=UNKNOWN\[1350\] |^type=CONFIG_CHANGE .* op=trust_policy / { want[s] = 1 }
+	{ line[NR] = $0; ser[NR] = s }
+	END { for (i = 1; i <= NR; i++) if (ser[i] in want) print line[i] }' > build/vm-captures/audit-denials.log
 echo 1 > /proc/sys/fs/trust_policy 2>/dev/null
 t_done "$SUITE"

@@ -5,7 +5,8 @@
 #    not move: a lost record is a failure, never a smaller expectation;
 #  - the plugin's saved total, and the type-1350 records in auditd's log, must
 #    equal the denials issued, as counted by the issuing probe itself (each
-#    EACCES verdict it saw is one record, docs/CONVENTIONS.md).
+#    EACCES verdict under a non-zero policy is one record, docs/CONVENTIONS.md;
+#    the flood runs under policy 1).
 # vm-timeout: 3600
 SUITE=auditd-vm-flood
 . auditd-plugin/tests/vm-common.inc
