@@ -4,8 +4,10 @@
  * skips (and counts) lines that are not audit records, and hands the rest to
  * libauparse's feed API. Events are completed by EOE, by a later record, or
  * by age (tf_feed_age() on a timer, tf_feed_flush() at the end): a 1350
- * record without a syscall rule, or forwarded by audisp-remote (which drops
- * EOE), has no EOE.
+ * record of a task without an audit context comes alone, audit.log holds no
+ * EOE records, and audisp-remote drops them. An event may hold SYSCALL,
+ * PROCTITLE, and under a syscall rule CWD and PATH records beside the 1350
+ * or CONFIG_CHANGE record: only the latter counts.
  */
 #ifndef TF_FEED_H
 #define TF_FEED_H
@@ -26,7 +28,7 @@
  * EOE timeout, costs quadratic time. Counting is per record (a 1350 record or
  * an op=trust_policy record carries everything counted), never per event, so
  * when more than this many records are pending the feed is flushed: pending
- * events are completed early, possibly split from their SYSCALL/EOE records,
+ * events are completed early, possibly split from their SYSCALL/PATH/EOE records,
  * which changes no count.
  */
 #ifndef TF_PENDING_MAX
