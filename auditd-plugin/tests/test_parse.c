@@ -391,8 +391,9 @@ static void test_vm_captured(void **s)
 		{ 0, 3, 1, 61, "auditd-denials.", "/usr/bin/dash" },
 		{ 3, 7, 0, 61, "auditd-denials.", "/usr/bin/dash" }, /* refused, as written */
 		/* the hostile writer: ESC and U+202E in comm and exe (hex in the log) */
-		{ 3, 0, 1, 131, "pol\x1b[7mset\xe2\x80\xaex", "/bin/pol\x1b[7mset\xe2\x80\xaex" },
-		{ 0, 2, 1, 61, "auditd-denials.", "/usr/bin/dash" },
+		{ 3, 0, 1, 125, "pol\x1b[7mset\xe2\x80\xaex", "/bin/pol\x1b[7mset\xe2\x80\xaex" },
+		{ 0, 1, 1, 61, "auditd-denials.", "/usr/bin/dash" },
+		{ 1, 2, 1, 61, "auditd-denials.", "/usr/bin/dash" },
 		{ 2, 3, 1, 61, "auditd-denials.", "/usr/bin/dash" },
 	};
 	struct tf_agg a;
@@ -441,11 +442,11 @@ static void test_vm_captured(void **s)
 	}
 	assert_int_equal(nf, 4);
 	assert_int_equal(HITS(&a, TF_DIM_REASON, "noexec_mount"), 40);
-	assert_int_equal(HITS(&a, TF_DIM_REASON, "file_perm"), 3); /* policy 2 */
+	assert_int_equal(HITS(&a, TF_DIM_REASON, "file_perm"), 3); /* policy 2, not 0 or 1 */
 	assert_int_equal(HITS(&a, TF_DIM_AUID, "-1"), 43);
 	/* the chain of writes, each with its writer */
-	assert_int_equal(a.nchanges, 5);
-	for (size_t i = 0; i < 5; i++) {
+	assert_int_equal(a.nchanges, 6);
+	for (size_t i = 0; i < 6; i++) {
 		const struct tf_policy_change *c = &a.changes[i].c;
 		size_t el = strlen(c->exe), tl = strlen(want[i].exe_tail);
 
@@ -682,6 +683,31 @@ static void test_gs_in_header(void **s)
 	tf_agg_free(&a);
 }
 
+/*
+ * A CWD record never reaches libauparse 3.0.9, which leaks every cwd= value
+ * of a CWD record but the last (LeakSanitizer fails this binary at exit).
+ * CWD records count nothing: the event's 1350 record still counts once.
+ * Found by the fuzzer.
+ */
+static void test_cwd_twice(void **s)
+{
+	static const char in[] =
+		"type=CWD msg=audit(17.0:11): cwd=\"/a\" cwd=\"/b\"\n"
+		"node=n1 type=CWD msg=audit(17.0:12): cwd=: cwd=\"\n"
+		"type=SYSCALL msg=audit(1764748800.250:70): arch=c000003e syscall=451 "
+		"success=no exit=-13 items=1\n"
+		"type=CWD msg=audit(1764748800.250:70): cwd=\"/x\" cwd=\"/y\"\n" DENIAL_NEW;
+	struct tf_agg a;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	feed_all(&a, in, sizeof(in) - 1, 0, NULL);
+	assert_int_equal(a.denials, 1);
+	assert_int_equal(a.bad_lines, 0);
+	assert_int_equal(a.malformed, 0);
+	tf_agg_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -701,6 +727,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_layouts),
 		cmocka_unit_test(test_line_shape),
 		cmocka_unit_test(test_gs_in_header),
+		cmocka_unit_test(test_cwd_twice),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

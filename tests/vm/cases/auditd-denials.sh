@@ -3,9 +3,9 @@
 # auditd counts exactly the denials three interpreters got on files with
 # hostile names (one batch under a syscall rule, its events carrying SYSCALL
 # and PATH records), records the policy changes with their writers (one with
-# a hostile name), gets no record for a refusal under policy 0, and keeps
-# its counts through SIGHUP, SIGTERM (auditd restarts the plugin) and
-# kill -9 + restart.
+# a hostile name), gets no record for a read failure under policies 0 and 1,
+# and keeps its counts through SIGHUP, SIGTERM (auditd restarts the plugin)
+# and kill -9 + restart.
 SUITE=auditd-vm-denials
 . auditd-plugin/tests/vm-common.inc
 need
@@ -62,9 +62,10 @@ t_run "syscall rule removed" auditctl -d always,exit $RULE
 t_eq "lua denied 13" "denied 13 allowed 0 errors 0" "$("$D/bin/$(printf 'lua\tx')" -n 13 "$F3")"
 K=31
 
-# Policy 0: a refusal there is the read permission check (a root-only file,
-# opened by this root shell, asked about by the probe as nobody): EACCES,
-# but no record. The same call under policy 2 is a policy refusal: logged.
+# Policies 0 and 1 (no exec-permission bit): a refusal of a file on an exec
+# mount is the read permission check (a root-only file, opened by this root
+# shell, asked about by the probe as nobody): EACCES, but no record. The
+# same call under policy 2 is a refusal of the policy: logged.
 printf 'x\n' > "$D/secret.py"
 chmod 0600 "$D/secret.py"
 W_PID=$("$D/bin/$WNAME" -c 'echo $$; echo 0 > /proc/sys/fs/trust_policy')
@@ -72,6 +73,9 @@ t_eq "policy 0 set by the hostile writer" 0 "$(cat /proc/sys/fs/trust_policy)"
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 t_eq "policy 0: refused 5 times (read permission)" "denied 5 allowed 0 errors 0" \
 	"$(as_nobody "$D/bin/ruby" -n 5 -d 3 3< "$D/secret.py")"
+echo 1 > /proc/sys/fs/trust_policy
+t_eq "policy 1: refused 4 times (read permission)" "denied 4 allowed 0 errors 0" \
+	"$(as_nobody "$D/bin/ruby" -n 4 -d 3 3< "$D/secret.py")"
 echo 2 > /proc/sys/fs/trust_policy
 t_eq "policy 2: refused 3 times" "denied 3 allowed 0 errors 0" \
 	"$(as_nobody "$D/bin/ruby" -n 3 -d 3 3< "$D/secret.py")"
@@ -92,18 +96,19 @@ t_eq "reason noexec_mount" 1 "$(printf '%s\n' "$rep" | grep -c "^31  .*  noexec_
 t_eq "reason file_perm (policy 2)" 1 "$(printf '%s\n' "$rep" | grep -c "^3  .*  file_perm\$")"
 ctl=$(printf '%s' "$rep" | LC_ALL=C tr -dc '\000-\011\013-\037\177' | wc -c)
 t_eq "no raw control bytes" 0 "$ctl"
-t_eq "file: the policy-2 refusals only (none under policy 0)" 1 \
+t_eq "file: the policy-2 refusals only (none under policies 0 and 1)" 1 \
 	"$(printf '%s\n' "$rep" | grep -c "^3  .*  $D/secret.py\$")"
 # The timeline: every write, in order, with its writer (from /proc above).
-t_eq "timeline: 5 policy changes" 5 "$(printf '%s\n' "$rep" | grep -c '^[0-9]*\. ')"
+t_eq "timeline: 6 policy changes" 6 "$(printf '%s\n' "$rep" | grep -c '^[0-9]*\. ')"
 t_eq "timeline 1: $old -> 3 by this shell" "$old -> 3 yes unset 0 $$ $SH_EXE ($SH_COMM)" \
 	"$(timeline_row 1)"
 t_eq "timeline 2: refused 3 -> 7 (logged new=7 res=0)" "3 -> 7 no unset 0 $$ $SH_EXE ($SH_COMM)" \
 	"$(timeline_row 2)"
 t_eq "timeline 3: 3 -> 0 by the hostile writer, escaped" \
 	"3 -> 0 yes unset 0 $W_PID $D/bin/$W_ESC ($W_ESC)" "$(timeline_row 3)"
-t_eq "timeline 4: 0 -> 2" "0 -> 2 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 4)"
-t_eq "timeline 5: 2 -> 3" "2 -> 3 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 5)"
+t_eq "timeline 4: 0 -> 1" "0 -> 1 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 4)"
+t_eq "timeline 5: 1 -> 2" "1 -> 2 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 5)"
+t_eq "timeline 6: 2 -> 3" "2 -> 3 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 6)"
 
 # SIGHUP: the plugin re-reads its config (a new state_file here) and keeps counting.
 P=$(plugin_pid)
@@ -142,8 +147,8 @@ logn=$("$BIN" report --input "$D"/audit/log/audit.log* | sed -n 's/^Number of de
 t_eq "report from auditd's own log agrees" "$K" "$logn"
 t_eq "auditd's log holds $K type-1350 records (grep)" "$K" \
 	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] ')"
-t_eq "no type-1350 record with policy=0 (grep)" 0 \
-	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' | grep -c ' policy=0 ')"
+t_eq "no type-1350 record with policy=0 or 1 (grep)" 0 \
+	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' | grep -c ' policy=[01] ')"
 t_eq "the secret file: 3 records, all policy=2 (grep)" "3 3" \
 	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' |
 		grep -cF "path=\"$D/secret.py\"") $(cat "$D"/audit/log/audit.log* |
@@ -153,7 +158,7 @@ t_eq "the rule's 11 events: SYSCALL records (grep)" 11 \
 	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=SYSCALL .* syscall=451 ' | grep -c 'key="tf-denials"')"
 t_eq "the rule's 11 events: PATH records of the perl file (grep)" 11 \
 	"$(cat "$D"/audit/log/audit.log* | grep -ac "^type=PATH .* inode=$ino2 ")"
-t_eq "auditd's log holds 5 trust_policy records (grep)" 5 \
+t_eq "auditd's log holds 6 trust_policy records (grep)" 6 \
 	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=CONFIG_CHANGE .* op=trust_policy ')"
 
 # Keep what the kernel really emitted, for tests/data (build/ is not in git):
