@@ -1,6 +1,9 @@
 # trustfor — top-level build.  See README.md.
 #   make            kernel + tools
 #   make kernel     the patched Linux 6.1 (build/kernel/)
+#   make kernel-debug  the same with KASAN, lockdep, kmemleak... from
+#                   tinyconfig + the selftests' fragment (build/kernel-debug/)
+#   make tf-stress  tests/kernel/tf-stress (build/tests/), run on it
 #   make tools      libtrustedfor and the userspace tools
 #   make check      every test suite (host + VM); last line "N passed, N failed"
 #   make demo       the end-to-end story in the VM
@@ -13,6 +16,13 @@ TOOL_DIRS := $(patsubst %/Makefile,%,$(wildcard policyctl/Makefile \
 KERNEL_INPUTS := kernel/build.sh kernel/config/vm.config \
 	kernel/patches/series $(wildcard kernel/patches/*.patch)
 
+# The debug kernel's fragments: the selftests' own one comes with the
+# patches; kernel/config/vm.config is not used.
+KERNEL_DEBUG_INPUTS := kernel/build.sh kernel/config/boot.config \
+	kernel/config/debug.config kernel/patches/series \
+	$(wildcard kernel/patches/*.patch)
+TF_STRESS := build/tests/tf-stress
+
 all: kernel tools
 
 kernel: build/kernel/bzImage
@@ -20,13 +30,29 @@ kernel: build/kernel/bzImage
 build/kernel/bzImage: $(KERNEL_INPUTS)
 	bash kernel/build.sh
 
+kernel-debug: build/kernel-debug/bzImage
+
+build/kernel-debug/bzImage: $(KERNEL_DEBUG_INPUTS)
+	bash kernel/build.sh --debug
+
+tf-stress: $(TF_STRESS)
+
+$(TF_STRESS): tests/kernel/tf-stress.c
+	mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread \
+		-o $@ $<
+
 tools:
 	$(MAKE) -C lib
 	set -e; for d in $(TOOL_DIRS); do $(MAKE) -C $$d; done
 	$(MAKE) -C auditd-plugin vm
 
+# A debug kernel that does not build (a fragment's option that does not
+# apply, say) fails its VM case, not the other suites.
 check: deps
-	$(MAKE) kernel tools
+	$(MAKE) kernel tools tf-stress
+	$(MAKE) kernel-debug || { rm -f build/kernel-debug/bzImage; \
+		echo "make check: no debug kernel: the kernel-debug case fails" >&2; }
 	tests/run
 
 demo: deps
@@ -70,4 +96,4 @@ deb:
 clean:
 	rm -rf build
 
-.PHONY: all kernel tools check demo deps install uninstall deb clean
+.PHONY: all kernel kernel-debug tf-stress tools check demo deps install uninstall deb clean
