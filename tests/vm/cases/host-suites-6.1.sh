@@ -8,6 +8,7 @@
 # no network.  Suite names get a "6.1:" prefix; the logs are in
 # build/test-logs/host-on-6.1/.  Under TCG with ASan this takes about 25 min.
 # vm-timeout: 3600
+# vm-after: host
 set -o pipefail
 if [ -z "${TRUSTFOR_VM:-}" ]; then
 	echo "host-suites-6.1: runs in the test VM (tests/run --vm-only host-suites-6.1)" >&2

@@ -6,6 +6,7 @@
 # whose expected verdicts come from it; the binary checks that the kernel
 # reads back the same value.
 # The binary is built by the host suite (make -C lib check).
+# vm-after: host
 bin=build/asan/lib/tests/test_trustedfor
 if [ ! -x "$bin" ]; then
 	echo "lib-syscall: $bin is missing: run 'make -C lib check' first" >&2
