@@ -4,11 +4,15 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "facts.h"
+
+/* on_script runs in several walker threads at once (walk.concurrent) */
+#define ADD(var, n) __atomic_fetch_add(&(var), (n), __ATOMIC_RELAXED)
 
 int pc_check_init(struct pc_check *c, char *err, size_t errlen)
 {
@@ -72,6 +76,11 @@ static void add_denial(struct pc_check *c, struct pc_mount *pm,
 	c->denials[c->ndenials++] = d;
 }
 
+/*
+ * Called by every walker thread without the walk's lock: the file's own I/O
+ * (its ACL xattr) and the evaluation run in parallel; only the user database
+ * (filled on first use) and the list of denials are shared, under c->lock.
+ */
 static void on_script(void *ctx, struct pc_mount *pm, const char *path,
 		      int fd, const struct statx *stx)
 {
@@ -84,12 +93,18 @@ static void on_script(void *ctx, struct pc_mount *pm, const char *path,
 
 	if (pc_facts_load(&f, stx, fd, path) < 0) {
 		/* evaluated on its mode bits alone, and reported */
-		c->acl_errors++;
-		pm->errors++;
+		ADD(c->acl_errors, 1);
+		ADD(pm->errors, 1);
 		f.ino.acl = NULL;
 		f.ino.acl_count = 0;
 	}
-	n = pc_check_subjects(c, stx->stx_uid, subs, max);
+	if (c->nusers) {
+		n = pc_check_subjects(c, stx->stx_uid, subs, max);
+	} else {
+		pthread_mutex_lock(&c->lock);
+		n = pc_check_subjects(c, stx->stx_uid, subs, max);
+		pthread_mutex_unlock(&c->lock);
+	}
 	for (size_t i = 0; i < n; i++) {
 		unsigned int r = pc_eval(c->policy, PC_MODEL_TRUSTED_FOR,
 					 &pm->fs, &f.ino, &subs[i]->cred);
@@ -103,11 +118,13 @@ static void on_script(void *ctx, struct pc_mount *pm, const char *path,
 	(void)fd;
 	if (!all)
 		return;
-	pm->denied++;
+	ADD(pm->denied, 1);
 	for (unsigned int b = 0; b < TF_REASON_COUNT; b++)
 		if (all & (1u << b))
-			pm->by_reason[b]++;
+			ADD(pm->by_reason[b], 1);
+	pthread_mutex_lock(&c->lock);
 	add_denial(c, pm, path, &f.ino, den, nden, all);
+	pthread_mutex_unlock(&c->lock);
 }
 
 /* Whether @path is @dir or inside it (both canonical). */
@@ -139,10 +156,11 @@ static bool is_excluded(struct pc_check *c, const char *path)
 	return false;
 }
 
-int pc_check_run(struct pc_check *c, char *err, size_t errlen)
+static int check_walk(struct pc_check *c, char *err, size_t errlen)
 {
 	c->walk.on_script = on_script;
 	c->walk.ctx = c;
+	c->walk.concurrent = true;
 	for (size_t i = 0; i < c->mounts.n; i++) {
 		struct pc_mount *pm = &c->mounts.v[i];
 
@@ -200,6 +218,16 @@ int pc_check_run(struct pc_check *c, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+int pc_check_run(struct pc_check *c, char *err, size_t errlen)
+{
+	int r;
+
+	pthread_mutex_init(&c->lock, NULL);
+	r = check_walk(c, err, errlen);
+	pthread_mutex_destroy(&c->lock);
+	return r;
 }
 
 void pc_check_free(struct pc_check *c)

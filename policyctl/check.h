@@ -3,6 +3,7 @@
 #ifndef PC_CHECK_H
 #define PC_CHECK_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -46,6 +47,8 @@ struct pc_check {
 	size_t ndenials, cap;
 	unsigned long long acl_errors;
 	bool oom;
+	/* private: the user database and the denials, shared by the walkers */
+	pthread_mutex_t lock;
 };
 
 /*

@@ -43,6 +43,29 @@ struct pathbuf {
 
 #define ADD(var, n) __atomic_fetch_add(&(var), (n), __ATOMIC_RELAXED)
 
+/*
+ * One thread's counts for the directory it reads, added to the shared
+ * totals once per directory rather than per file (the shared counters
+ * would otherwise bounce between the CPUs on every file).
+ */
+struct tally {
+	unsigned long long files, scripts;
+};
+
+static void tally_flush(struct pc_walk *w, struct pc_mount *pm,
+			struct tally *t)
+{
+	if (t->files) {
+		ADD(w->files, t->files);
+		ADD(pm->files, t->files);
+	}
+	if (t->scripts) {
+		ADD(w->scripts, t->scripts);
+		ADD(pm->scripts, t->scripts);
+	}
+	t->files = t->scripts = 0;
+}
+
 static int path_push(struct pathbuf *p, const char *name, size_t *saved)
 {
 	size_t n = strlen(name), need;
@@ -154,14 +177,13 @@ static int open_file(int dirfd, const char *name)
 
 /* A regular file @name in @dirfd: is it a script? then hand it over. */
 static void visit_file(struct pc_walk *w, struct pc_mount *pm, int dirfd,
-		       const char *name, const char *path)
+		       const char *name, const char *path, struct tally *t)
 {
 	bool by_name = pc_interp_by_name(name);
 	struct statx stx;
 	int fd, sb;
 
-	ADD(w->files, 1);
-	ADD(pm->files, 1);
+	t->files++;
 	fd = open_file(dirfd, name);
 	if (fd < 0) {
 		if (errno == ENOENT) {
@@ -192,25 +214,36 @@ static void visit_file(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 		goto out; /* replaced during the walk */
 	if (stx.stx_mnt_id != pm->m->mnt_id)
 		goto out; /* a file bind-mounted here: walked as its own mount */
-	ADD(w->scripts, 1);
-	ADD(pm->scripts, 1);
-	pthread_mutex_lock(&w->pool->lock);
-	w->on_script(w->ctx, pm, path, fd, &stx);
-	pthread_mutex_unlock(&w->pool->lock);
+	t->scripts++;
+	if (w->concurrent) {
+		w->on_script(w->ctx, pm, path, fd, &stx);
+	} else {
+		pthread_mutex_lock(&w->pool->lock);
+		w->on_script(w->ctx, pm, path, fd, &stx);
+		pthread_mutex_unlock(&w->pool->lock);
+	}
 out:
 	close(fd);
 }
 
-/* Hand @fd/@path to an idle thread if one waits; true when taken. */
+/*
+ * Queue @fd/@path for any thread while fewer than QUEUE_AHEAD directories
+ * per thread wait; true when taken. Keeping a few queued ahead means a
+ * thread that finishes a directory takes the next at once, instead of
+ * sleeping until a busy thread meets its next subdirectory.
+ */
+#define QUEUE_AHEAD 2
 static bool donate(struct pc_walk *w, int fd, const char *path)
 {
 	struct pc_walk_pool *pl = w->pool;
+	unsigned int threads = __atomic_load_n(&pl->threads, __ATOMIC_RELAXED);
+	size_t limit = (size_t)threads * QUEUE_AHEAD;
 	bool taken = false;
 
-	if (!__atomic_load_n(&pl->idle, __ATOMIC_RELAXED))
+	if (threads < 2 || __atomic_load_n(&pl->n, __ATOMIC_RELAXED) >= limit)
 		return false;
 	pthread_mutex_lock(&pl->lock);
-	if (pl->idle > pl->n) {
+	if (pl->n < limit) {
 		if (pl->n == pl->cap) {
 			size_t cap = pl->cap ? pl->cap * 2 : 16;
 			struct item *s = realloc(pl->stack, cap * sizeof(*s));
@@ -226,7 +259,8 @@ static bool donate(struct pc_walk *w, int fd, const char *path)
 			goto out;
 		pl->stack[pl->n].fd = fd;
 		pl->stack[pl->n++].path = copy;
-		pthread_cond_signal(&pl->cond);
+		if (pl->idle)
+			pthread_cond_signal(&pl->cond);
 		taken = true;
 	}
 out:
@@ -238,6 +272,7 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 		     struct pathbuf *path)
 {
 	char *buf = malloc(DENTS_BUF);
+	struct tally t = { 0 };
 	ssize_t n;
 
 	ADD(w->dirs, 1);
@@ -285,7 +320,7 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 				       S_ISREG(stx.stx_mode) ? DT_REG : DT_UNKNOWN;
 			}
 			if (type == DT_REG) {
-				visit_file(w, pm, fd, name, path->s);
+				visit_file(w, pm, fd, name, path->s, &t);
 			} else if (type == DT_DIR) {
 				int sub = openat(fd, name, O_RDONLY | O_DIRECTORY |
 						 O_NOFOLLOW | O_CLOEXEC);
@@ -305,6 +340,8 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 					   stx.stx_mnt_id != pm->m->mnt_id) {
 					close(sub); /* another mount's root */
 				} else if (!donate(w, sub, path->s)) {
+					/* counts stay current for progress */
+					tally_flush(w, pm, &t);
 					walk_dir(w, pm, sub, path);
 					close(sub);
 				}
@@ -312,6 +349,7 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 			path_pop(path, saved);
 		}
 	}
+	tally_flush(w, pm, &t);
 	if (n < 0) {
 		if (errno == ENOENT) {
 			ADD(pm->vanished, 1); /* directory removed while read */
@@ -424,6 +462,7 @@ static void walk_pool(struct pc_walk *w, struct pc_mount *pm, int fd,
 static void walk_file(struct pc_walk *w, struct pc_mount *pm, const char *root)
 {
 	struct pc_walk_pool pl = { .pm = pm, .threads = 1 };
+	struct tally t = { 0 };
 	const char *slash = strrchr(root, '/');
 	char *dir = slash ? strndup(root, (size_t)(slash - root) + 1) : strdup(".");
 	int dfd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1;
@@ -431,7 +470,8 @@ static void walk_file(struct pc_walk *w, struct pc_mount *pm, const char *root)
 	pthread_mutex_init(&pl.lock, NULL);
 	w->pool = &pl;
 	if (dfd >= 0) {
-		visit_file(w, pm, dfd, slash ? slash + 1 : root, root);
+		visit_file(w, pm, dfd, slash ? slash + 1 : root, root, &t);
+		tally_flush(w, pm, &t);
 		close(dfd);
 	} else {
 		ADD(pm->errors, 1);

@@ -8,9 +8,12 @@
  * vanish during the walk are counted in the mount's counters, never fatal.
  *
  * Several threads walk one mount together: each goes depth first with its
- * own path buffer, and hands subdirectories to idle threads through a small
- * shared stack, so memory grows with the depth, not with the number of
- * files. The callback is called with the walk's lock held (one at a time).
+ * own path buffer, and keeps a few subdirectories (two per thread) queued
+ * in a small shared stack for threads that run out of work, so memory grows
+ * with the depth, not with the number of files. The callback is called with the walk's lock held (one at a time),
+ * unless the caller sets .concurrent: then each thread calls it on its own,
+ * without any lock, so its I/O (xattrs, ...) runs in parallel, and it must
+ * be thread-safe.
  */
 #ifndef PC_WALK_H
 #define PC_WALK_H
@@ -41,6 +44,8 @@ struct pc_walk {
 	bool progress;
 	/* walker threads; 0: one per online CPU, at most 8 */
 	unsigned int threads;
+	/* on_script is thread-safe: call it without the walk's lock */
+	bool concurrent;
 	/* out: totals and the first few problem paths for the report */
 	unsigned long long dirs, files, scripts;
 	char *problems[PC_WALK_MAX_PROBLEMS];

@@ -192,6 +192,55 @@ if grep -q '\.\.\. and 5 more (--all lists every one)' "$tmp/out"; then t_ok "tr
 run "$P" check --policy 2 --path "$t/many" --all
 t_eq "--all lists 25" 25 "$(grep -c '/many/f' "$tmp/out")"
 
+# --- many directories: the walker threads work on one tree together --------
+# policy 3 without --user (root and each file's owner, looked up as met).
+# The generator knows, as it writes them, which files are interpreted (by
+# name or by "#!") and which have no x bit (denied to root under policy 3):
+# the report must list exactly those, each once, whichever thread met it.
+big=$t/big
+$PY - "$big" > "$tmp/big.want" <<'PYEOF'
+import os, sys
+root = sys.argv[1]
+interp, denied = 0, []
+for a in range(24):
+    for b in range(6):
+        d = os.path.join(root, "a%d" % a, "b%d" % b)
+        os.makedirs(d)
+        for i in range(10):
+            k = a * 60 + b * 10 + i
+            if k % 3 == 0:
+                name, data, script = "s%d.py" % k, b"print(1)\n", True
+            elif k % 3 == 1:
+                name, data, script = "t%d" % k, b"#!/bin/sh\n", True
+            else:
+                name, data, script = "d%d.txt" % k, b"data\n", False
+            mode = 0o644 if k % 4 == 0 else 0o755
+            path = os.path.join(d, name)
+            with open(path, "wb") as f:
+                f.write(data)
+            os.chmod(path, mode)
+            os.chown(path, 4242 if k % 5 == 0 else 0, 0)
+            interp += script
+            if script and not mode & 0o111:
+                denied.append(path)
+print(len(denied), interp)
+for p in sorted(denied):
+    print(p)
+PYEOF
+read -r want_den want_int < "$tmp/big.want"
+run "$P" check --policy 3 --path "$big" --all
+t_eq "many directories: exit 1" 1 "$rc"
+t_eq "many directories: verdict" \
+	"policy 3 would deny $want_den of $want_int interpreted files, on 1 mount" \
+	"$(tail -n 1 "$tmp/out")"
+# lines "  MODE  UID:GID  PATH  denied for: ..."
+grep -F "  $big/" "$tmp/out" | sed 's/  denied for: .*$//; s/^.*  \//\//' | sort > "$tmp/big.got"
+if tail -n +2 "$tmp/big.want" | cmp -s - "$tmp/big.got"; then
+	t_ok "many directories: exactly the generator's denied files, each once"
+else
+	t_fail "many directories: listed files differ: $(tail -n +2 "$tmp/big.want" | diff - "$tmp/big.got" | head -n 4 | tr '\n' ' ')"
+fi
+
 # explain: any file type, one line per subject
 run "$P" explain --policy 1 "$t/fifo.sh"
 t_eq "explain fifo: exit 1" 1 "$rc"
