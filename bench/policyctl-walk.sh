@@ -1,22 +1,33 @@
 #!/bin/bash
-# policyctl check vs find (and bfs) on a generated tree (a benchmark, not a
-# test, but its counts are checked).
+# policyctl check vs find and bfs on a generated tree (a benchmark, not a
+# test, but its counts are checked on every run).
 #
 # Generates N files (default 1000000; mixed: 1 in 10 a script by name, 1 in
 # 10 a script by its #! line only, the rest data; modes vary) in a fresh
-# tmpfs, then times, in the same run:
-#   find ROOT -xdev -type f -perm /111   (one stat per file, the same walk)
+# tmpfs, then times, interleaved, ROUNDS times (default 3, at least 3; the
+# order rotates each round):
+#   find ROOT -xdev -type f -perm /111   (one stat per file, single-threaded)
 #   bfs  ROOT -xdev -type f -perm /111   (when installed: a parallel find)
 #   policyctl check --policy 3 --path ROOT --user root
-# The generator counts, as it writes them, the interpreted files, those that
-# policy 3 denies to root (scripts without any x bit) and those with an x
-# bit; policyctl's summary and find's output must give exactly those counts,
-# and policyctl must exit 1 (denials predicted).  A wrong count or exit
-# status exits 1.  Goal (issue 12): policyctl/find <= 1.0, compared on the
-# unrounded times; the verdict is printed with the machine load.
+# and prints each round with the machine load, the medians, the ratios
+# policyctl/find and policyctl/bfs (the median of the rounds' ratios, each
+# ratio from the same round) and the verdict on the goal of issue 12,
+# policyctl/find <= 1.0 (compared unrounded), with /proc/loadavg before and
+# after. The machine is shared: another process may hold a core, so read
+# every figure with its load. Nothing here is niced.
+# Counts (any wrong one makes the exit status 1):
+#  - the generator counts, as it writes them, the interpreted files, those
+#    that policy 3 denies to root (scripts without any x bit) and those
+#    with an x bit (every one of them a script, by construction);
+#  - find and bfs must list exactly the files with an x bit;
+#  - policyctl's summary must give the generator's denied and interpreted
+#    counts, exit 1 (denials predicted), and its count of executable
+#    scripts (interpreted - denied: under policy 3 root may run exactly the
+#    scripts with an x bit) must equal find's count, an independent one.
 # The peak RSS of policyctl (GNU time) shows that memory does not grow with
 # the number of files.
-# usage: bench/policyctl-walk.sh [N]   (root; tmpfs needs ~1 GB per 1M files)
+# usage: [POLICYCTL=binary] bench/policyctl-walk.sh [N [ROUNDS]]
+#        (root; the tmpfs needs ~1 GB per 1M files)
 set -u
 # a private mount namespace: the tmpfs stays invisible to everyone else
 if [ -z "${PC_BENCH_NS:-}" ]; then
@@ -26,8 +37,16 @@ N=${1:-1000000}
 case $N in
 '' | *[!0-9]*) echo "policyctl-walk: N '$N' is not a number of files: give e.g. 1000000" >&2; exit 2 ;;
 esac
+ROUNDS=${2:-3}
+case $ROUNDS in
+'' | *[!0-9]*) echo "policyctl-walk: ROUNDS '$ROUNDS' is not a number: give 3 or more" >&2; exit 2 ;;
+esac
+if [ "$ROUNDS" -lt 3 ]; then
+	echo "policyctl-walk: ROUNDS $ROUNDS: the medians need at least 3 rounds" >&2
+	exit 2
+fi
 top=$(cd "$(dirname "$0")/.." && pwd)
-P=$top/build/user/policyctl/policyctl
+P=${POLICYCTL:-$top/build/user/policyctl/policyctl}
 [ -x "$P" ] || make -s -C "$top/policyctl" || exit 2
 work=$(mktemp -d /tmp/pc-bench.XXXXXX)
 root=$work/tree
@@ -42,7 +61,7 @@ counts=$(/usr/bin/python3 - "$root" "$N" <<'PY'
 import os, sys
 root, n = sys.argv[1], int(sys.argv[2])
 per_dir = 100
-interp = denied = with_x = 0
+interp = denied = with_x = x_not_script = 0
 for i in range(n):
     if i % per_dir == 0:
         d = os.path.join(root, "d%d" % (i // 10000), "e%d" % (i // per_dir))
@@ -58,12 +77,15 @@ for i in range(n):
         name, data, mode = "f%d.dat" % i, b"some data\n", 0o644
     if mode & 0o111:
         with_x += 1
+        x_not_script += k > 1
     elif k <= 1:
         denied += 1   # a script without any x bit: policy 3 denies it to root
     fd = os.open(os.path.join(d, name), os.O_WRONLY | os.O_CREAT, mode)
     os.fchmod(fd, mode)   # not reduced by the umask
     os.write(fd, data)
     os.close(fd)
+# policyctl's executable scripts are compared with find's executable files
+assert x_not_script == 0, "a data file with an x bit: the cross-check needs none"
 print(interp, denied, with_x)
 PY
 ) || { echo "policyctl-walk: the generator failed" >&2; exit 2; }
@@ -72,67 +94,123 @@ echo "generator: $want_interp interpreted files, $want_denied denied by policy 3
 sync
 echo 3 > /proc/sys/vm/drop_caches 2> /dev/null
 
-now() { date +%s.%N; }
-# find and bfs write their lists (to tmpfs) as policyctl writes its report.
-t0=$(now)
-find "$root" -xdev -type f -perm /111 > "$work/find.out"
-frc=$?
-t1=$(now)
-/usr/bin/time -f "%M" -o "$work/rss" "$P" check --policy 3 --path "$root" --user root \
-	> "$work/pc.out" 2> "$work/pc.err"
-prc=$?
-t2=$(now)
-bt=
-if command -v bfs > /dev/null; then
-	t3=$(now)
-	bfs "$root" -xdev -type f -perm /111 > "$work/bfs.out"
-	brc=$?
-	t4=$(now)
-	bt=$(echo "$t4 - $t3" | bc -l)
-	nb=$(wc -l < "$work/bfs.out")
-	if [ "$brc" != 0 ] || [ "$nb" != "$want_x" ]; then
-		echo "WRONG COUNT: bfs listed $nb files with an x bit (exit $brc), generator wrote $want_x" >&2
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+now() { echo "$EPOCHREALTIME"; }
+has_bfs=
+command -v bfs > /dev/null && has_bfs=1
+time_bin=
+[ -x /usr/bin/time ] && time_bin=/usr/bin/time
+
+# run_find TOOL: one timed listing by find or bfs (written to tmpfs, as
+# policyctl writes its report); sets el; checks the count.
+run_find() {
+	local tool=$1 t0 t1 rc n
+	t0=$(now)
+	"$tool" "$root" -xdev -type f -perm /111 > "$work/$tool.out"
+	rc=$?
+	t1=$(now)
+	el=$(echo "$t1 - $t0" | bc -l)
+	n=$(wc -l < "$work/$tool.out")
+	if [ "$rc" != 0 ] || [ "$n" != "$want_x" ]; then
+		echo "WRONG COUNT: $tool listed $n files with an x bit (exit $rc), generator wrote $want_x" >&2
 		bad=1
 	fi
-fi
+	[ "$tool" = find ] && nf=$n
+}
+# run_pc: one timed policyctl check; sets el; checks its counts.
+run_pc() {
+	local t0 t1 rc summary got_denied got_interp want_rc=0
+	t0=$(now)
+	if [ -n "$time_bin" ]; then
+		"$time_bin" -f "%M" -o "$work/rss" "$P" check --policy 3 --path "$root" \
+			--user root > "$work/pc.out" 2> "$work/pc.err"
+	else
+		"$P" check --policy 3 --path "$root" --user root > "$work/pc.out" 2> "$work/pc.err"
+	fi
+	rc=$?
+	t1=$(now)
+	el=$(echo "$t1 - $t0" | bc -l)
+	[ -n "$time_bin" ] && rss=$(tail -n 1 "$work/rss")
+	summary=$(tail -n 1 "$work/pc.out")
+	if [[ $summary =~ ^policy\ 3\ would\ deny\ ([0-9]+)\ of\ ([0-9]+)\ interpreted\ files ]]; then
+		got_denied=${BASH_REMATCH[1]} got_interp=${BASH_REMATCH[2]}
+	else
+		got_denied=? got_interp=?
+		sed 's/^/policyctl stderr: /' "$work/pc.err" | tail -n 3 >&2
+	fi
+	[ "$want_denied" -gt 0 ] && want_rc=1
+	if [ "$got_denied" != "$want_denied" ] || [ "$got_interp" != "$want_interp" ] ||
+		[ "$rc" != "$want_rc" ]; then
+		echo "WRONG COUNT: policyctl: denied $got_denied of $got_interp, exit $rc; generator: denied $want_denied of $want_interp, exit $want_rc expected" >&2
+		bad=1
+		pc_x=?
+	else
+		pc_x=$((got_interp - got_denied))
+	fi
+	pc_summary=$summary
+}
+# median of the arguments (the mean of the middle two for an even count)
+median() {
+	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
+		if (NR % 2) printf "%.6f", v[(NR + 1) / 2];
+		else printf "%.6f", (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
-# The counts.
-nf=$(wc -l < "$work/find.out")
-if [ "$frc" != 0 ] || [ "$nf" != "$want_x" ]; then
-	echo "WRONG COUNT: find listed $nf files with an x bit (exit $frc), generator wrote $want_x" >&2
-	bad=1
-fi
-summary=$(tail -n 1 "$work/pc.out")
-echo "policyctl: $summary"
-if [[ $summary =~ ^policy\ 3\ would\ deny\ ([0-9]+)\ of\ ([0-9]+)\ interpreted\ files ]]; then
-	got_denied=${BASH_REMATCH[1]} got_interp=${BASH_REMATCH[2]}
-else
-	got_denied=? got_interp=?
-	sed 's/^/policyctl stderr: /' "$work/pc.err" | tail -n 3 >&2
-fi
-want_rc=0
-[ "$want_denied" -gt 0 ] && want_rc=1
-if [ "$got_denied" != "$want_denied" ] || [ "$got_interp" != "$want_interp" ] ||
-	[ "$prc" != "$want_rc" ]; then
-	echo "WRONG COUNT: policyctl: denied $got_denied of $got_interp, exit $prc; generator: denied $want_denied of $want_interp, exit $want_rc expected" >&2
-	bad=1
-fi
+tools=(find pc)
+[ -n "$has_bfs" ] && tools+=(bfs)
+ft=() pt=() bt=() rf=() rb=()
+rss=? nf=? pc_x=? pc_summary=
+load_before=$(load)
+echo "load before: $load_before"
+for ((r = 0; r < ROUNDS; r++)); do
+	lr=$(load)
+	# rotate the order so that no tool always runs first
+	for ((i = 0; i < ${#tools[@]}; i++)); do
+		tool=${tools[(r + i) % ${#tools[@]}]}
+		case $tool in
+		find) run_find find; f=$el ;;
+		bfs) run_find bfs; b=$el ;;
+		pc) run_pc; p=$el ;;
+		esac
+	done
+	# policyctl's executable scripts against find's executable files
+	if [ "$pc_x" != "$nf" ]; then
+		echo "WRONG COUNT: round $((r + 1)): policyctl counts $pc_x executable scripts, find $nf executable files" >&2
+		bad=1
+	fi
+	ft+=("$f") pt+=("$p") rf+=("$(echo "$p / $f" | bc -l)")
+	line=$(printf 'round %d (load %s): find %.3f s  policyctl %.3f s' $((r + 1)) "$lr" "$f" "$p")
+	if [ -n "$has_bfs" ]; then
+		bt+=("$b") rb+=("$(echo "$p / $b" | bc -l)")
+		line+=$(printf '  bfs %.3f s  policyctl/find %.3f  policyctl/bfs %.3f' "$b" "${rf[-1]}" "${rb[-1]}")
+	else
+		line+=$(printf '  policyctl/find %.3f' "${rf[-1]}")
+	fi
+	echo "$line"
+done
+load_after=$(load)
+echo "load after:  $load_after"
+echo "policyctl: $pc_summary"
 
-ft=$(echo "$t1 - $t0" | bc -l)
-pt=$(echo "$t2 - $t1" | bc -l)
-ratio=$(echo "$pt / $ft" | bc -l)
-printf 'files: %d\nload:  %s\nfind:      %.3f s\npolicyctl: %.3f s (peak RSS %s KiB)\n' \
-	"$N" "$(cut -d' ' -f1-3 /proc/loadavg)" "$ft" "$pt" "$(tail -n 1 "$work/rss")"
-if [ -n "$bt" ]; then
-	printf 'bfs:       %.3f s\nratio policyctl/bfs:  %.3f\n' "$bt" "$(echo "$pt / $bt" | bc -l)"
+ratio=$(median "${rf[@]}")
+printf 'files: %d, rounds: %d (medians below)\n' "$N" "$ROUNDS"
+printf 'find:      %.3f s\npolicyctl: %.3f s (peak RSS %s KiB)\n' \
+	"$(median "${ft[@]}")" "$(median "${pt[@]}")" "$rss"
+if [ -n "$has_bfs" ]; then
+	printf 'bfs:       %.3f s\n' "$(median "${bt[@]}")"
 else
 	echo "bfs:       not installed (apt-get install bfs): no policyctl/bfs ratio"
 fi
-# The goal, on the unrounded ratio.
+printf 'ratio policyctl/find: %.3f (load before %s, after %s)\n' "$ratio" "$load_before" "$load_after"
+if [ -n "$has_bfs" ]; then
+	printf 'ratio policyctl/bfs:  %.3f (load before %s, after %s)\n' \
+		"$(median "${rb[@]}")" "$load_before" "$load_after"
+fi
+# The goal, on the unrounded median ratio.
 if [ "$(echo "$ratio <= 1.0" | bc -l)" = 1 ]; then verdict=MET; else verdict=MISSED; fi
-printf 'ratio policyctl/find: %.3f  goal <= 1.0: %s\n' "$ratio" "$verdict"
+printf 'goal policyctl/find <= 1.0: %s (%.3f)\n' "$verdict" "$ratio"
 if [ "$bad" = 0 ]; then
-	echo "counts: exact (policyctl $got_denied of $got_interp, find $nf)"
+	echo "counts: exact in every round (policyctl $pc_summary; policyctl's executable scripts $pc_x = find's $nf)"
 else
 	echo "counts: WRONG (see above)"
 fi
