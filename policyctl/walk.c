@@ -5,10 +5,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <linux/io_uring.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -33,6 +38,7 @@ struct pc_walk_pool {
 	size_t n, cap;
 	unsigned int threads, idle;
 	bool done;
+	bool no_uring; /* POLICYCTL_NO_IO_URING set: plain system calls */
 	struct pc_mount *pm;
 };
 
@@ -175,12 +181,14 @@ static int open_file(int dirfd, const char *name)
 	return fd;
 }
 
+static void script_found(struct pc_walk *w, struct pc_mount *pm, int fd,
+			 const char *path, struct tally *t);
+
 /* A regular file @name in @dirfd: is it a script? then hand it over. */
 static void visit_file(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 		       const char *name, const char *path, struct tally *t)
 {
 	bool by_name = pc_interp_by_name(name);
-	struct statx stx;
 	int fd, sb;
 
 	t->files++;
@@ -202,9 +210,20 @@ static void visit_file(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 			ADD(pm->errors, 1);
 			problem(w, path, "cannot read", errno);
 		}
-		if (sb <= 0)
-			goto out;
+		if (sb <= 0) {
+			close(fd);
+			return;
+		}
 	}
+	script_found(w, pm, fd, path, t);
+}
+
+/* @fd (open, closed here) is an interpreted file: stat it, hand it over. */
+static void script_found(struct pc_walk *w, struct pc_mount *pm, int fd,
+			 const char *path, struct tally *t)
+{
+	struct statx stx;
+
 	if (statx(fd, "", AT_EMPTY_PATH, STX_MASK, &stx) < 0) {
 		ADD(pm->errors, 1);
 		problem(w, path, "cannot stat", errno);
@@ -224,6 +243,252 @@ static void visit_file(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 	}
 out:
 	close(fd);
+}
+
+/*
+ * The undecided files of a directory (a name that does not tell) are looked
+ * at in batches through a per-thread io_uring: one submission opens a batch,
+ * one reads their first two bytes, and the closes of the files that are not
+ * scripts ride along with the next batch's opens. The kernel does the same
+ * openat, pread and close as the plain path below, with a system call per
+ * batch instead of three per file (the three were 77% of the CPU time of a
+ * check). Anything but "opened, read, no #!" (an open or read error, a
+ * "#!") goes to the plain path, visit_file() (re-opened, so errors are
+ * counted and reported exactly as there) or script_found() (the fd kept).
+ * No io_uring (old kernel, seccomp, io_uring_disabled): the plain path.
+ */
+#define BATCH 32
+#define RING_ENTRIES (2 * BATCH) /* a batch's opens + the last one's closes */
+#define CLOSE_TAG UINT64_MAX
+#define NO_RESULT INT_MIN
+
+struct uring {
+	int fd;
+	unsigned int *sq_tail, *sq_mask, *sq_array;
+	unsigned int *cq_head, *cq_tail, *cq_mask;
+	struct io_uring_sqe *sqes;
+	struct io_uring_cqe *cqes;
+	void *sq_map, *sqe_map;
+	size_t sq_len, sqe_len;
+	unsigned int queued; /* SQEs written, not yet submitted */
+	unsigned int closes; /* of which closes (no one waits for them) */
+};
+
+static _Thread_local struct uring *tl_ring;
+
+static struct uring *uring_new(void)
+{
+	struct io_uring_params p;
+	struct uring *r = calloc(1, sizeof(*r));
+	static const unsigned int flags[] = {
+		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, 0,
+	};
+	char *sq;
+	int fd = -1;
+
+	if (!r)
+		return NULL;
+	for (size_t i = 0; i < 2 && fd < 0; i++) {
+		memset(&p, 0, sizeof(p));
+		p.flags = flags[i];
+		fd = (int)syscall(__NR_io_uring_setup, RING_ENTRIES, &p);
+	}
+	if (fd < 0 || !(p.features & IORING_FEAT_SINGLE_MMAP) ||
+	    p.sq_entries < RING_ENTRIES)
+		goto fail;
+	r->fd = fd;
+	r->sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
+	if (r->sq_len < p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe))
+		r->sq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
+	r->sq_map = mmap(NULL, r->sq_len, PROT_READ | PROT_WRITE,
+			 MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQ_RING);
+	if (r->sq_map == MAP_FAILED)
+		goto fail;
+	r->sqe_len = p.sq_entries * sizeof(struct io_uring_sqe);
+	r->sqe_map = mmap(NULL, r->sqe_len, PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
+	if (r->sqe_map == MAP_FAILED) {
+		munmap(r->sq_map, r->sq_len);
+		goto fail;
+	}
+	sq = r->sq_map;
+	r->sq_tail = (unsigned int *)(sq + p.sq_off.tail);
+	r->sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
+	r->sq_array = (unsigned int *)(sq + p.sq_off.array);
+	r->cq_head = (unsigned int *)(sq + p.cq_off.head);
+	r->cq_tail = (unsigned int *)(sq + p.cq_off.tail);
+	r->cq_mask = (unsigned int *)(sq + p.cq_off.ring_mask);
+	r->cqes = (struct io_uring_cqe *)(sq + p.cq_off.cqes);
+	r->sqes = r->sqe_map;
+	return r;
+fail:
+	if (fd >= 0)
+		close(fd);
+	free(r);
+	return NULL;
+}
+
+static struct io_uring_sqe *uring_sqe(struct uring *r, unsigned char op,
+				      int fd, uint64_t data)
+{
+	unsigned int tail = *r->sq_tail, i = tail & *r->sq_mask;
+	struct io_uring_sqe *sqe = &r->sqes[i];
+
+	memset(sqe, 0, sizeof(*sqe));
+	sqe->opcode = op;
+	sqe->fd = fd;
+	sqe->user_data = data;
+	r->sq_array[i] = i;
+	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
+	r->queued++;
+	return sqe;
+}
+
+/*
+ * Submit what is queued and wait for all of it; each result goes to
+ * res[user_data] (closes: dropped). 0, or -1 when the ring failed (results
+ * not received stay NO_RESULT).
+ */
+static int uring_run(struct uring *r, int *res)
+{
+	unsigned int want = r->queued, got = 0, submitted = 0;
+
+	while (got < want) {
+		unsigned int head = *r->cq_head;
+		unsigned int tail = __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE);
+		long n;
+
+		for (; head != tail; head++, got++) {
+			struct io_uring_cqe *c = &r->cqes[head & *r->cq_mask];
+
+			if (c->user_data != CLOSE_TAG)
+				res[c->user_data] = c->res;
+		}
+		__atomic_store_n(r->cq_head, head, __ATOMIC_RELEASE);
+		if (got >= want)
+			break;
+		n = syscall(__NR_io_uring_enter, r->fd, want - submitted,
+			    want - got, IORING_ENTER_GETEVENTS, NULL, 0);
+		if (n < 0) {
+			if (errno == EINTR || errno == EAGAIN || errno == EBUSY)
+				continue;
+			r->queued = r->closes = 0;
+			return -1;
+		}
+		submitted += (unsigned int)n;
+	}
+	r->queued = r->closes = 0;
+	return 0;
+}
+
+/* Submit the closes still queued (the thread's walk is over). */
+static void uring_free(struct uring *r)
+{
+	int none[1];
+
+	if (!r)
+		return;
+	if (r->queued)
+		uring_run(r, none);
+	munmap(r->sqe_map, r->sqe_len);
+	munmap(r->sq_map, r->sq_len);
+	close(r->fd);
+	free(r);
+}
+
+struct batch {
+	unsigned int n;
+	const char *name[BATCH];
+};
+
+/* The plain path for batch entry @name, with its path for the messages. */
+static void visit_plain(struct pc_walk *w, struct pc_mount *pm, int dirfd,
+			const char *name, struct pathbuf *path,
+			struct tally *t)
+{
+	size_t saved;
+
+	if (path_push(path, name, &saved) < 0) {
+		ADD(pm->errors, 1);
+		problem(w, path->s, "cannot walk", ENOMEM);
+		return;
+	}
+	visit_file(w, pm, dirfd, name, path->s, t);
+	path_pop(path, saved);
+}
+
+/* Look at the batched files of @dirfd (names not deciding); empties @b. */
+static void batch_run(struct pc_walk *w, struct pc_mount *pm, int dirfd,
+		      struct pathbuf *path, struct batch *b, struct tally *t)
+{
+	struct uring *r = tl_ring;
+	int fds[BATCH], got[BATCH];
+	char head[BATCH][2];
+	unsigned int n = b->n;
+	bool ok;
+
+	b->n = 0;
+	if (!r) {
+		/* the thread's ring failed in a subdirectory meanwhile */
+		for (unsigned int i = 0; i < n; i++)
+			visit_plain(w, pm, dirfd, b->name[i], path, t);
+		return;
+	}
+	for (unsigned int i = 0; i < n; i++) {
+		struct io_uring_sqe *sqe = uring_sqe(r, IORING_OP_OPENAT,
+						     dirfd, i);
+
+		sqe->addr = (uint64_t)(uintptr_t)b->name[i];
+		sqe->open_flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+				  O_CLOEXEC | O_NOCTTY | O_NOATIME;
+		fds[i] = got[i] = NO_RESULT;
+	}
+	ok = uring_run(r, fds) == 0;
+	for (unsigned int i = 0; ok && i < n; i++) {
+		if (fds[i] < 0)
+			continue;
+		struct io_uring_sqe *sqe = uring_sqe(r, IORING_OP_READ, fds[i], i);
+
+		sqe->addr = (uint64_t)(uintptr_t)head[i];
+		sqe->len = 2;
+		sqe->off = 0;
+	}
+	if (ok && r->queued)
+		ok = uring_run(r, got) == 0;
+	for (unsigned int i = 0; i < n; i++) {
+		if (ok && fds[i] >= 0 && got[i] >= 0 &&
+		    !(got[i] == 2 && head[i][0] == '#' && head[i][1] == '!')) {
+			/* not a script: closed with the next batch's opens */
+			t->files++;
+			uring_sqe(r, IORING_OP_CLOSE, fds[i], CLOSE_TAG);
+			r->closes++;
+			continue;
+		}
+		if (ok && fds[i] >= 0 && got[i] == 2) {
+			size_t saved;
+
+			/* "#!": a script, open at fds[i] */
+			t->files++;
+			if (path_push(path, b->name[i], &saved) < 0) {
+				ADD(pm->errors, 1);
+				problem(w, path->s, "cannot walk", ENOMEM);
+				close(fds[i]);
+				continue;
+			}
+			script_found(w, pm, fds[i], path->s, t);
+			path_pop(path, saved);
+			continue;
+		}
+		/* an error, or the ring failed: the plain path, from the start */
+		if (fds[i] >= 0)
+			close(fds[i]);
+		visit_plain(w, pm, dirfd, b->name[i], path, t);
+	}
+	if (!ok) {
+		/* the ring is unusable: this thread goes on without it */
+		uring_free(r);
+		tl_ring = NULL;
+	}
 }
 
 /*
@@ -273,6 +538,7 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 {
 	char *buf = malloc(DENTS_BUF);
 	struct tally t = { 0 };
+	struct batch b;
 	ssize_t n;
 
 	ADD(w->dirs, 1);
@@ -282,6 +548,7 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 		problem(w, path->s, "cannot walk", ENOMEM);
 		return;
 	}
+	b.n = 0;
 	while ((n = getdents64(fd, buf, DENTS_BUF)) > 0) {
 		for (ssize_t off = 0; off < n;) {
 			struct dirent64 *d = (struct dirent64 *)(buf + off);
@@ -319,7 +586,14 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 				type = S_ISDIR(stx.stx_mode) ? DT_DIR :
 				       S_ISREG(stx.stx_mode) ? DT_REG : DT_UNKNOWN;
 			}
-			if (type == DT_REG) {
+			if (type == DT_REG && tl_ring && !pc_interp_by_name(name)) {
+				/* the names point into buf: run before it is reused */
+				b.name[b.n++] = name;
+				path_pop(path, saved);
+				if (b.n == BATCH)
+					batch_run(w, pm, fd, path, &b, &t);
+				continue;
+			} else if (type == DT_REG) {
 				visit_file(w, pm, fd, name, path->s, &t);
 			} else if (type == DT_DIR) {
 				int sub = openat(fd, name, O_RDONLY | O_DIRECTORY |
@@ -348,6 +622,8 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 			}
 			path_pop(path, saved);
 		}
+		if (b.n)
+			batch_run(w, pm, fd, path, &b, &t);
 	}
 	tally_flush(w, pm, &t);
 	if (n < 0) {
@@ -382,6 +658,7 @@ static void *worker_main(void *arg)
 	struct pc_walk_pool *pl = w->pool;
 	struct item it;
 
+	tl_ring = pl->no_uring ? NULL : uring_new();
 	pthread_mutex_lock(&pl->lock);
 	for (;;) {
 		while (!pl->n && !pl->done) {
@@ -404,6 +681,8 @@ static void *worker_main(void *arg)
 		pthread_mutex_lock(&pl->lock);
 	}
 	pthread_mutex_unlock(&pl->lock);
+	uring_free(tl_ring);
+	tl_ring = NULL;
 	return NULL;
 }
 
@@ -420,6 +699,7 @@ static void walk_pool(struct pc_walk *w, struct pc_mount *pm, int fd,
 {
 	struct pc_walk_pool pl = { .pm = pm };
 	pthread_t tids[MAX_THREADS];
+	const char *no_uring = getenv("POLICYCTL_NO_IO_URING");
 	unsigned int started = 0, n = thread_count(w);
 
 	pthread_mutex_init(&pl.lock, NULL);
@@ -436,6 +716,7 @@ static void walk_pool(struct pc_walk *w, struct pc_mount *pm, int fd,
 	}
 	pl.stack[0].fd = fd;
 	pl.n = pl.cap = 1;
+	pl.no_uring = no_uring && *no_uring;
 	w->pool = &pl;
 	/* started threads count; the calling thread is one of them */
 	pl.threads = n;
