@@ -271,7 +271,6 @@ struct uring {
 	void *sq_map, *sqe_map;
 	size_t sq_len, sqe_len;
 	unsigned int queued; /* SQEs written, not yet submitted */
-	unsigned int closes; /* of which closes (no one waits for them) */
 };
 
 static _Thread_local struct uring *tl_ring;
@@ -370,14 +369,19 @@ static int uring_run(struct uring *r, int *res)
 		n = syscall(__NR_io_uring_enter, r->fd, want - submitted,
 			    want - got, IORING_ENTER_GETEVENTS, NULL, 0);
 		if (n < 0) {
-			if (errno == EINTR || errno == EAGAIN || errno == EBUSY)
+			if (errno == EINTR)
 				continue;
-			r->queued = r->closes = 0;
+			/*
+			 * EAGAIN/EBUSY (no memory for requests) or worse: give
+			 * up on the ring; what it had not done is redone by the
+			 * plain path (files it opened meanwhile stay open).
+			 */
+			r->queued = 0;
 			return -1;
 		}
 		submitted += (unsigned int)n;
 	}
-	r->queued = r->closes = 0;
+	r->queued = 0;
 	return 0;
 }
 
@@ -461,7 +465,6 @@ static void batch_run(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 			/* not a script: closed with the next batch's opens */
 			t->files++;
 			uring_sqe(r, IORING_OP_CLOSE, fds[i], CLOSE_TAG);
-			r->closes++;
 			continue;
 		}
 		if (ok && fds[i] >= 0 && got[i] == 2) {
