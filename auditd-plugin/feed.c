@@ -3,8 +3,11 @@
 #include "feed.h"
 
 #include <ctype.h>
+#include <libaudit.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "trustedfor.h"
 
 static bool digits(const char **p, const char *end)
 {
@@ -51,7 +54,8 @@ static bool type_name(const char **p, const char *end)
 	return *p > s;
 }
 
-bool tf_line_is_record(const char *line, size_t len)
+/* The header of a record; on success *type and *tlen give its type= value. */
+static bool header(const char *line, size_t len, const char **type, size_t *tlen)
 {
 	const char *p = line, *end = line + len;
 
@@ -59,9 +63,51 @@ bool tf_line_is_record(const char *line, size_t len)
 		return false;
 	if (lit(&p, end, "node=") && !(node_name(&p, end) && lit(&p, end, " ")))
 		return false;
-	return lit(&p, end, "type=") && type_name(&p, end) && lit(&p, end, " msg=audit(") &&
-	       digits(&p, end) && lit(&p, end, ".") && digits(&p, end) &&
-	       lit(&p, end, ":") && digits(&p, end) && lit(&p, end, "):");
+	if (!lit(&p, end, "type="))
+		return false;
+	*type = p;
+	if (!type_name(&p, end))
+		return false;
+	*tlen = (size_t)(p - *type);
+	return lit(&p, end, " msg=audit(") && digits(&p, end) && lit(&p, end, ".") &&
+	       digits(&p, end) && lit(&p, end, ":") && digits(&p, end) && lit(&p, end, "):");
+}
+
+bool tf_line_is_record(const char *line, size_t len)
+{
+	const char *type;
+	size_t tlen;
+
+	return header(line, len, &type, &tlen);
+}
+
+/*
+ * Whether a record of type= value @type may be counted: libauparse takes a
+ * record's type from that value with audit_name_to_msg_type() (so
+ * UNKNOWN[1350], 1350 and UNKNOWN[1350x] are all 1350), and tf_record_parse()
+ * counts only types 1350 and CONFIG_CHANGE. Asking the same function gives
+ * the same answer; a small cache of the last values asked about keeps this
+ * cheap (a log holds a handful of distinct type names).
+ */
+static bool counted_type(struct tf_feed *f, const char *type, size_t tlen)
+{
+	struct tf_type_memo *m;
+	int t;
+
+	if (tlen >= sizeof(m->name))
+		return true; /* not cached: fed, libauparse decides */
+	for (unsigned int i = 0; i < TF_TYPE_MEMO; i++) {
+		m = &f->types[i];
+		if (m->len == tlen && !memcmp(m->name, type, tlen))
+			return m->counted;
+	}
+	m = &f->types[f->next_type++ % TF_TYPE_MEMO];
+	memcpy(m->name, type, tlen);
+	m->name[tlen] = '\0';
+	t = audit_name_to_msg_type(m->name);
+	m->len = (unsigned char)tlen;
+	m->counted = t == TF_AUDIT_TYPE || t == TF_AUDIT_CONFIG_CHANGE;
+	return m->counted;
 }
 
 /*
@@ -150,23 +196,42 @@ void tf_feed_free(struct tf_feed *f)
 	memset(f, 0, sizeof(*f));
 }
 
-static void end_line(struct tf_feed *f)
+/* One line, without its newline; @line[@len] is a newline. */
+static void take_line(struct tf_feed *f, const char *line, size_t len)
 {
-	if (f->overlong) {
-		f->agg->bad_lines++;
-	} else if (f->len == 0) {
+	const char *type;
+	size_t tlen;
+
+	if (len == 0) {
 		/* blank line: nothing */
-	} else if (!tf_line_is_record(f->line, f->len)) {
+	} else if (!header(line, len, &type, &tlen)) {
 		f->agg->bad_lines++;
-	} else if (is_cwd_record(f->line, f->len)) {
+	} else if (f->offline) {
+		/* see tf_feed_offline() */
+		if (counted_type(f, type, tlen)) {
+			auparse_feed(f->au, line, len + 1);
+			f->fed++;
+			auparse_flush_feed(f->au);
+		}
+	} else if (is_cwd_record(line, len)) {
 		/* not needed: see is_cwd_record() */
 	} else {
-		f->line[f->len] = '\n';
-		auparse_feed(f->au, f->line, f->len + 1);
+		auparse_feed(f->au, line, len + 1);
 		if (++f->fed - f->done > TF_PENDING_MAX) /* see feed.h */
 			auparse_flush_feed(f->au);
 	}
 	f->lines++;
+}
+
+static void end_line(struct tf_feed *f)
+{
+	if (f->overlong) {
+		f->agg->bad_lines++;
+		f->lines++;
+	} else {
+		f->line[f->len] = '\n';
+		take_line(f, f->line, f->len);
+	}
 	f->len = 0;
 	f->overlong = false;
 }
@@ -177,6 +242,13 @@ void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n)
 		const char *nl = memchr(data, '\n', n);
 		size_t chunk = nl ? (size_t)(nl - data) : n;
 
+		if (nl && !f->len && !f->overlong && chunk <= TF_LINE_MAX) {
+			/* a whole line in @data: no copy */
+			take_line(f, data, chunk);
+			data += chunk + 1;
+			n -= chunk + 1;
+			continue;
+		}
 		if (!f->overlong) {
 			if (f->len + chunk > TF_LINE_MAX) {
 				f->overlong = true;
@@ -191,6 +263,11 @@ void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n)
 		data += chunk + 1;
 		n -= chunk + 1;
 	}
+}
+
+void tf_feed_offline(struct tf_feed *f)
+{
+	f->offline = true;
 }
 
 void tf_feed_age(struct tf_feed *f)

@@ -40,6 +40,13 @@ struct tf_filter {
 	const char *node;	    /* NULL: every node; "" : records without node= */
 };
 
+#define TF_TYPE_MEMO 8
+struct tf_type_memo {
+	char name[32];		/* a type= value, NUL-terminated */
+	unsigned char len;	/* 0: unused */
+	bool counted;		/* libauparse makes it 1350 or CONFIG_CHANGE */
+};
+
 struct tf_feed {
 	auparse_state_t *au;
 	struct tf_agg *agg;
@@ -50,6 +57,9 @@ struct tf_feed {
 	uint64_t lines;
 	uint64_t fed;	/* records given to libauparse */
 	uint64_t done;	/* records it handed back in completed events */
+	bool offline;	/* tf_feed_offline() */
+	struct tf_type_memo types[TF_TYPE_MEMO];
+	unsigned int next_type;
 };
 
 /*
@@ -60,6 +70,21 @@ struct tf_feed {
 int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter,
 		 unsigned int eoe_timeout);
 void tf_feed_free(struct tf_feed *f);
+/*
+ * For a report over finished logs (not for the live plugin): only the records
+ * that can be counted (type 1350 or CONFIG_CHANGE, as libauparse types them)
+ * reach libauparse, and each is handed back at once, in input order, as an
+ * event of its own. Counting is per record (see TF_PENDING_MAX), so every
+ * count is the same as without it; what changes is the work: the SYSCALL,
+ * PATH, CWD, PROCTITLE, EOE... records of a log are checked for their header
+ * only (every line still counts as a record or a non-audit line), and
+ * libauparse never scans a list of pending events. Events are no longer
+ * completed by time (tf_feed_age() has nothing to do), and the order in
+ * which records are counted is the input's, where libauparse's event
+ * ordering could move a record ahead of an earlier-written one with a later
+ * timestamp. Call right after tf_feed_init().
+ */
+void tf_feed_offline(struct tf_feed *f);
 /* Feed raw bytes (any chunking). */
 void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n);
 /* Complete events whose EOE did not come within the timeout. */

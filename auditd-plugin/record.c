@@ -76,28 +76,47 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 
 		if (!name || !val)
 			continue;
-		if (!strcmp(name, "usage"))
-			usage = val;
-		else if (!strcmp(name, "policy"))
-			policy = val;
-		else if (!strcmp(name, "reason"))
-			reason = val;
-		else if (!strcmp(name, "res"))
-			res = val;
-		else if (!strcmp(name, "dev"))
-			dev = val;
-		else if (!strcmp(name, "ino"))
-			ino = val;
-		else if (!strcmp(name, "uid"))
-			uid = val;
-		else if (!strcmp(name, "auid"))
-			auid = val;
-		else if (!strcmp(name, "path") && !d->path)
-			d->path = decoded(au);
-		else if (!strcmp(name, "comm") && !d->comm)
-			d->comm = decoded(au);
-		else if (!strcmp(name, "exe") && !d->exe)
-			d->exe = decoded(au);
+		/* by first letter: most fields of a record are none of these */
+		switch (name[0]) {
+		case 'u':
+			if (!strcmp(name, "usage"))
+				usage = val;
+			else if (!strcmp(name, "uid"))
+				uid = val;
+			break;
+		case 'p':
+			if (!strcmp(name, "policy"))
+				policy = val;
+			else if (!strcmp(name, "path") && !d->path)
+				d->path = decoded(au);
+			break;
+		case 'r':
+			if (!strcmp(name, "reason"))
+				reason = val;
+			else if (!strcmp(name, "res"))
+				res = val;
+			break;
+		case 'd':
+			if (!strcmp(name, "dev"))
+				dev = val;
+			break;
+		case 'i':
+			if (!strcmp(name, "ino"))
+				ino = val;
+			break;
+		case 'a':
+			if (!strcmp(name, "auid"))
+				auid = val;
+			break;
+		case 'c':
+			if (!strcmp(name, "comm") && !d->comm)
+				d->comm = decoded(au);
+			break;
+		case 'e':
+			if (!strcmp(name, "exe") && !d->exe)
+				d->exe = decoded(au);
+			break;
+		}
 	} while (auparse_next_field(au) > 0);
 
 	/*

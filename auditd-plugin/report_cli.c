@@ -159,6 +159,7 @@ static int read_inputs(struct tf_agg *agg, const struct tf_filter *flt, char **f
 		rc = -1;
 		goto out;
 	}
+	tf_feed_offline(&feed); /* finished logs: only the records counted, at once */
 	if (nfiles == 0)
 		rc = feed_fd(&feed, 0, "stdin");
 	for (int i = 0; i < nfiles && !rc; i++)

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "feed.h"
+#include "report.h"
 
 static char *slurp(const char *name, size_t *len)
 {
@@ -708,6 +709,109 @@ static void test_cwd_twice(void **s)
 	tf_agg_free(&a);
 }
 
+/*
+ * The report's offline feed (tf_feed_offline(): only records of type 1350
+ * or CONFIG_CHANGE reach libauparse, each handed back at once) against the
+ * feed that gives libauparse every record: the whole text and JSON reports
+ * must be the same, byte for byte, on every fixture and on records whose
+ * type libauparse reads as 1350 or CONFIG_CHANGE under other spellings
+ * (1350, UNKNOWN[1350x]), CONFIG_CHANGE records that are no policy change,
+ * denials inside SYSCALL/CWD/PATH/PROCTITLE/EOE events, node= prefixes,
+ * records cut by the read size, and a capacity of 4 rows (eviction: the
+ * order in which records are counted shows in the rows).
+ */
+static char *report_of(const char *data, size_t len, bool offline, size_t chunk, bool json)
+{
+	struct tf_report_opts ro = { .tables = ~0u, .source = "t" };
+	struct tf_agg a;
+	struct tf_feed f;
+	char *out = NULL;
+	size_t outlen = 0;
+	FILE *m;
+
+	assert_int_equal(tf_agg_init(&a, 4), 0);
+	assert_int_equal(tf_feed_init(&f, &a, NULL, 0), 0);
+	if (offline)
+		tf_feed_offline(&f);
+	if (!chunk)
+		chunk = len ? len : 1;
+	for (size_t off = 0; off < len; off += chunk)
+		tf_feed_bytes(&f, data + off, len - off < chunk ? len - off : chunk);
+	tf_feed_flush(&f);
+	tf_feed_free(&f);
+	m = open_memstream(&out, &outlen);
+	assert_non_null(m);
+	if (json)
+		assert_int_equal(tf_report_json(m, &a, &ro), 0);
+	else
+		tf_report_text(m, &a, &ro);
+	fprintf(m, "bad=%llu malformed=%llu not_denial=%llu\n", (unsigned long long)a.bad_lines,
+		(unsigned long long)a.malformed, (unsigned long long)a.not_denial);
+	assert_int_equal(fclose(m), 0);
+	tf_agg_free(&a);
+	return out;
+}
+
+static void same_reports(const char *data, size_t len)
+{
+	static const size_t chunks[] = { 0, 1, 7, 4096 };
+
+	for (int json = 0; json < 2; json++) {
+		char *ref = report_of(data, len, false, 0, json);
+
+		for (size_t i = 0; i < sizeof(chunks) / sizeof(chunks[0]); i++) {
+			char *got = report_of(data, len, true, chunks[i], json);
+
+			assert_string_equal(got, ref);
+			free(got);
+		}
+		free(ref);
+	}
+}
+
+static void test_offline_same_report(void **s)
+{
+	static const char *const fixtures[] = {
+		"audit-denials.log", "audit-fleet.log", "audit-malformed.log",
+		"audit-vm-captured.log", "audit-vm-captured-prev.log",
+	};
+	static const char spellings[] =
+		"type=SYSCALL msg=audit(1764748800.250:70): arch=c000003e syscall=451 "
+		"success=no exit=-13 items=1\n" DENIAL_NEW
+		"type=CWD msg=audit(1764748800.250:70): cwd=\"/x\"\n"
+		"type=PATH msg=audit(1764748800.250:70): item=0 name=\"/a\" inode=3\n"
+		"type=PROCTITLE msg=audit(1764748800.250:70): proctitle=6C73\n"
+		"type=EOE msg=audit(1764748800.250:70):\n"
+		"type=1350 msg=audit(1764748801.000:71): usage=execution policy=2 "
+		"reason=file_perm dev=08:01 ino=78 mode=0100644 ouid=0 ogid=0 path=\"/n1\" "
+		"ppid=1 pid=5 auid=0 uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 "
+		"tty=(none) ses=1 comm=\"sh\" exe=\"/bin/dash\" res=0\n"
+		"node=h2 type=UNKNOWN[1350x] msg=audit(1764748802.000:72): usage=execution "
+		"policy=1 reason=noexec_mount dev=00:1a ino=79 mode=0100755 ouid=0 ogid=0 "
+		"path=\"/n2\" ppid=1 pid=6 auid=0 uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 "
+		"sgid=0 fsgid=0 tty=(none) ses=1 comm=\"sh\" exe=\"/bin/sh\" res=0\n"
+		"type=UNKNOWN[1351] msg=audit(1764748802.000:73): usage=execution policy=1 "
+		"reason=noexec_mount dev=00:1a ino=80 path=\"/n3\" res=0\n"
+		"type=CONFIG_CHANGE msg=audit(1764748803.000:74): auid=1000 ses=3 op=add_rule "
+		"key=\"w\" list=4 res=1\n"
+		"node=h2 type=1305 msg=audit(1764748804.000:75): op=trust_policy old=1 new=2 "
+		"auid=1000 ses=3 res=1\n"
+		"type=UNKNOWN[1305] msg=audit(1764748805.000:76): op=trust_policy old=2 new=3 "
+		"auid=4294967295 ses=4294967295 res=1\n"
+		"type=UNKNOWN[1350] msg=audit(1764748806.000:77): usage=execution policy=1\n"
+		"not a record\n";
+
+	(void)s;
+	for (size_t i = 0; i < sizeof(fixtures) / sizeof(fixtures[0]); i++) {
+		size_t len;
+		char *d = slurp(fixtures[i], &len);
+
+		same_reports(d, len);
+		free(d);
+	}
+	same_reports(spellings, sizeof(spellings) - 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -728,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_line_shape),
 		cmocka_unit_test(test_gs_in_header),
 		cmocka_unit_test(test_cwd_twice),
+		cmocka_unit_test(test_offline_same_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
