@@ -34,8 +34,15 @@
  *   -H  prefix records with node=hostK (K < NODES), as a fleet's aggregating
  *       auditd writes them (default 0: local records, no node=)
  *   -r  RAW log_format (no \x1d-separated interpreted fields)
+ *   -m  a realistic mixed log: about M other records (lines) before each
+ *       denial, in whole ordinary events (SYSCALL, CWD, PATH, PROCTITLE, EOE
+ *       with one serial; now and then a CONFIG_CHANGE op=add_rule record
+ *       that is not a policy change); and one denial in 4 is itself inside
+ *       a syscall-rule event (SYSCALL, 1350, CWD, PATH, PROCTITLE, EOE).
+ *       Default 0: denials and policy changes only. -m 99: 1 % denials.
  *   -s  PRNG seed (default 1); the output is a function of the options
- * A summary line goes to stderr.
+ * A summary line goes to stderr, and with -m a second one: the number of
+ * records written that are neither denials nor policy changes.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -152,6 +159,80 @@ static void name_of(char *buf, size_t size, unsigned id)
 	snprintf(buf, size, "unknown(%u)", id);
 }
 
+/* The hex of an untrusted string, as PROCTITLE always writes it. */
+static void hexstr(FILE *f, const char *s)
+{
+	static const char hx[] = "0123456789ABCDEF";
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		putc(hx[*p >> 4], f);
+		putc(hx[*p & 15], f);
+	}
+}
+
+static const char *const progs[][3] = { /* exe, comm, a file it opens */
+	{ "/usr/bin/bash", "bash", "/etc/profile" },
+	{ "/usr/sbin/sshd", "sshd", "/etc/ssh/sshd_config" },
+	{ "/usr/bin/python3.11", "python3", "/usr/lib/python3.11/os.py" },
+	{ "/usr/sbin/cron", "cron", "/etc/crontab" },
+	{ "/usr/bin/ls", "ls", "/home/alice" },
+};
+#define NPROG (sizeof(progs) / sizeof(progs[0]))
+
+/* SYSCALL, CWD, PATH (one or two), PROCTITLE, EOE of serial @serial; with
+ * @denial, that record (already written to @den) comes after SYSCALL. */
+static uint64_t ordinary_event(FILE *f, uint64_t ms, uint64_t serial, uint64_t r,
+			       const char *node, bool raw, const char *den)
+{
+	const char *const *pg = progs[r % NPROG];
+	unsigned syscall = den ? 451 : (r >> 8) & 1 ? 257 : 59;
+	unsigned pid = 300 + (unsigned)((r >> 16) % 4000000);
+	unsigned uid = (r >> 40) & 1 ? 1000 : 0;
+	unsigned items = den ? 1 : 1 + (unsigned)((r >> 44) & 1);
+	uint64_t lines = 0;
+	char ts[64];
+
+	snprintf(ts, sizeof(ts), "msg=audit(%" PRIu64 ".%03u:%" PRIu64 "):", ms / 1000,
+		 (unsigned)(ms % 1000), serial);
+	fprintf(f, "%stype=SYSCALL %s arch=c000003e syscall=%u success=%s exit=%s a0=ffffff9c"
+		   " a1=7ffc1e2a3b40 a2=80000 a3=0 items=%u ppid=%u pid=%u auid=%u uid=%u gid=%u"
+		   " euid=%u suid=%u fsuid=%u egid=%u sgid=%u fsgid=%u tty=pts0 ses=3 comm=",
+		node, ts, syscall, den ? "no" : "yes", den ? "-13" : "3", items, pid - 1, pid,
+		uid ? uid : 4294967295u, uid, uid, uid, uid, uid, uid, uid, uid);
+	untrusted(f, pg[1]);
+	fputs(" exe=", f);
+	untrusted(f, pg[0]);
+	fputs(" subj=unconfined key=(null)", f);
+	if (!raw)
+		fprintf(f, "\x1d" "ARCH=x86_64 SYSCALL=%s AUID=\"%s\" UID=\"%s\"",
+			syscall == 451 ? "trusted_for" : syscall == 257 ? "openat" : "execve",
+			uid ? "alice" : "unset", uid ? "alice" : "root");
+	putc('\n', f);
+	lines++;
+	if (den)
+		fputs(den, f); /* counted by the caller */
+	fprintf(f, "%stype=CWD %s cwd=", node, ts);
+	untrusted(f, uid ? "/home/alice" : "/");
+	putc('\n', f);
+	lines++;
+	for (unsigned i = 0; i < items; i++) {
+		fprintf(f, "%stype=PATH %s item=%u name=", node, ts, i);
+		untrusted(f, i ? "/lib64/ld-linux-x86-64.so.2" : pg[2]);
+		fprintf(f, " inode=%u dev=08:01 mode=0100644 ouid=0 ogid=0 rdev=00:00"
+			   " nametype=NORMAL cap_fp=0 cap_fi=0 cap_fe=0 cap_fver=0 cap_frootid=0",
+			1000 + (unsigned)((r >> 20) % 100000));
+		if (!raw)
+			fputs("\x1d" "OUID=\"root\" OGID=\"root\"", f);
+		putc('\n', f);
+		lines++;
+	}
+	fprintf(f, "%stype=PROCTITLE %s proctitle=", node, ts);
+	hexstr(f, pg[0]);
+	putc('\n', f);
+	fprintf(f, "%stype=EOE %s\n", node, ts);
+	return lines + 2;
+}
+
 static uint64_t num(const char *s, const char *opt)
 {
 	char *end;
@@ -170,11 +251,12 @@ int main(int argc, char **argv)
 {
 	uint64_t n = 1000000, paths = 0, cfg_every = 100000, hostile_every = 50;
 	uint64_t nodes = 0, seed = 1, cfg_records = 0, hex_paths = 0, denials = 0;
+	uint64_t mixed = 0, others = 0;
 	bool raw = false;
 	const char *out = NULL;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:p:c:x:H:rs:o:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:c:x:H:rs:o:m:h")) != -1) {
 		switch (c) {
 		case 'n': n = num(optarg, "-n"); break;
 		case 'p': paths = num(optarg, "-p"); break;
@@ -184,10 +266,11 @@ int main(int argc, char **argv)
 		case 'r': raw = true; break;
 		case 's': seed = num(optarg, "-s"); break;
 		case 'o': out = optarg; break;
+		case 'm': mixed = num(optarg, "-m"); break;
 		default:
 			fprintf(stderr, "usage: gen-audit-log [-n RECORDS] [-p DISTINCT_PATHS] "
 					"[-c CONFIG_EVERY] [-x HOSTILE_EVERY] [-H NODES] [-r] "
-					"[-s SEED] [-o FILE]\n");
+					"[-s SEED] [-m OTHERS] [-o FILE]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -297,8 +380,38 @@ int main(int argc, char **argv)
 		unsigned pid = 300 + (unsigned)((r >> 32) % 4000000);
 		unsigned ppid = 1 + (unsigned)((r >> 40) % 4000);
 
+		char nodebuf[32] = "";
+		uint64_t others_here = 0;
+
 		if (nodes)
-			fprintf(f, "node=host%" PRIu64 " ", (r >> 48) % nodes);
+			snprintf(nodebuf, sizeof(nodebuf), "node=host%" PRIu64 " ", (r >> 48) % nodes);
+		/* -m: ordinary events first, then maybe this denial inside one */
+		while (mixed && others_here < mixed) {
+			uint64_t e = rnd();
+
+			if (e % 1000 == 0) { /* an audit rule change: CONFIG_CHANGE, not ours */
+				fprintf(f, "%stype=CONFIG_CHANGE msg=audit(%" PRIu64 ".%03u:%" PRIu64
+					   "): auid=1000 ses=3 subj=unconfined op=add_rule"
+					   " key=\"watch\" list=4 res=1\n",
+					nodebuf, ms / 1000, (unsigned)(ms % 1000), serial++);
+				others_here++;
+			} else {
+				others_here += ordinary_event(f, ms, serial++, e, nodebuf, raw, NULL);
+			}
+			ms += rnd() % 2;
+		}
+		others += others_here;
+		bool in_event = mixed && r % 4 == 0;
+		char *dbuf = NULL;
+		size_t dlen = 0;
+		FILE *df = f;
+
+		if (in_event && !(df = open_memstream(&dbuf, &dlen))) {
+			fprintf(stderr, "gen-audit-log: out of memory\n");
+			return 1;
+		}
+		f = df;
+		fputs(nodebuf, f);
 		fprintf(f, "type=UNKNOWN[1350] msg=audit(%" PRIu64 ".%03u:%" PRIu64
 			   "): usage=execution policy=%u reason=%s dev=%s ino=%" PRIu64
 			   " mode=%s ouid=%u ogid=%u path=",
@@ -323,6 +436,15 @@ int main(int argc, char **argv)
 				u->name, u->name, u->group, u->group, u->group);
 		}
 		putc('\n', f);
+		f = stdout;
+		if (in_event) {
+			if (fclose(df)) {
+				fprintf(stderr, "gen-audit-log: out of memory\n");
+				return 1;
+			}
+			others += ordinary_event(f, ms, serial - 1, r, nodebuf, raw, dbuf); /* its serial */
+			free(dbuf);
+		}
 		denials++;
 		ms += rnd() % 5; /* ~2 ms apart: 1M records span ~33 minutes */
 	}
@@ -335,5 +457,7 @@ int main(int argc, char **argv)
 			" distinct paths, %" PRIu64 " hostile-name records, %" PRIu64
 			" CONFIG_CHANGE records\n",
 		denials, paths, hex_paths, cfg_records);
+	if (mixed)
+		fprintf(stderr, "gen-audit-log: %" PRIu64 " other records\n", others);
 	return 0;
 }
