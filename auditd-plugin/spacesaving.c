@@ -90,7 +90,7 @@ static void slot_delete(struct ss_table *t, uint32_t i)
 		r = t->slot[j];
 		if (r < 0)
 			return;
-		home = (uint32_t)hash_key(t->rows[r].key, t->rows[r].klen) & t->mask;
+		home = (uint32_t)t->rows[r].hash & t->mask;
 		/* Move r back to i unless its home lies cyclically in (i, j]. */
 		if (i <= j ? (home <= i || home > j) : (home <= i && home > j)) {
 			t->slot[i] = r;
@@ -214,8 +214,7 @@ struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
 
 		r = t->heap[0];
 		row = &t->rows[r];
-		old_slot = probe(t, row->key, row->klen,
-				 hash_key(row->key, row->klen));
+		old_slot = probe(t, row->key, row->klen, row->hash);
 		slot_delete(t, old_slot);
 		free(row->key);
 		free(row->note);
@@ -226,6 +225,7 @@ struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
 	}
 	row->key = k;
 	row->klen = klen;
+	row->hash = h;
 	row->count += hits;
 	row->first = row->last = ms;
 	t->slot[i] = (int32_t)r;
@@ -238,6 +238,7 @@ struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
 int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *note,
 	       uint64_t count, uint64_t err, int64_t first, int64_t last)
 {
+	uint64_t h;
 	uint32_t i, r;
 	struct ss_row *row;
 
@@ -245,7 +246,8 @@ int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *not
 		errno = EINVAL;
 		return -1;
 	}
-	i = probe(t, key, klen, hash_key(key, klen));
+	h = hash_key(key, klen);
+	i = probe(t, key, klen, h);
 	if (t->slot[i] >= 0) {
 		errno = EEXIST;
 		return -1;
@@ -262,6 +264,7 @@ int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *not
 	}
 	t->n++;
 	row->klen = klen;
+	row->hash = h;
 	row->count = count;
 	row->err = err;
 	row->first = first;

@@ -25,6 +25,7 @@ struct ss_row {
 	int64_t first;	 /* first/last seen, ms since the epoch */
 	int64_t last;
 	uint32_t heap;	 /* position in the min-heap */
+	uint64_t hash;	 /* of the key (probing, deletion): computed once */
 };
 
 struct ss_table {
