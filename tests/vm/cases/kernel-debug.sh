@@ -1,6 +1,6 @@
 #!/bin/bash
 # vm-kernel: debug
-# vm-timeout: 900
+# vm-timeout: 1200
 # The debug kernel (make kernel-debug: tinyconfig + the selftests' own
 # config fragment + kernel/config/boot.config + kernel/config/debug.config;
 # KASAN, lockdep with PROVE_RCU, DEBUG_ATOMIC_SLEEP, kmemleak, DEBUG_LIST),
@@ -13,8 +13,9 @@
 #     PROC_FS, SYSFS, TMPFS/SHMEM, NET/INET and DEVTMPFS, which this run
 #     therefore cannot prove the fragment needs).
 #  2. kernel-debug-stress: tests/kernel/tf-stress, TF_STRESS_CALLS calls
-#     in all (default 1050000), audit enabled all along: 70% without
-#     auditd (records go to the kernel log, rate-limited), then 30% with auditd;
+#     in all (default 1050000), audit enabled all along: 90% without
+#     auditd (records go to the kernel log, rate-limited), then 10% with
+#     auditd (each run within its own time limit: 480 s and 300 s);
 #     the trusted_for_verdict tracepoint on for the middle third of each run.
 #  3. kernel-debug-reports: kmemleak scanned twice, 6 s apart (it reports
 #     an object only when it has been found unreferenced and is older than
@@ -118,15 +119,17 @@ mount -t tmpfs -o mode=0755 tf-exec /tmp/tf-stress/exec &&
 t_eq "tmpfs mounts for tf-stress" 0 $?
 [ -w "$EV" ] || t_fail "no $EV: the tracepoint part cannot run"
 # auditd slows the calls down (about 5000 a second against 30000 without
-# it, under TCG): it gets the smaller share.
-n1=$((calls * 7 / 10))
+# it, under TCG, and down to 700 a second when the host is loaded, as with
+# the parallel test runner: the audit backlog fills and the callers wait
+# for auditd): it gets the smaller share.
+n1=$((calls * 9 / 10))
 n2=$((calls - n1))
 total=0
 
-# stress_run NAME CALLS: one tf-stress run; adds its calls to total.
+# stress_run NAME CALLS SECONDS: one tf-stress run; adds its calls to total.
 stress_run() {
 	local log=$out/tf-stress-$1.log rc got
-	"$stress" -d /tmp/tf-stress -n "$2" -e "$EV" -T 330 > "$log" 2>&1
+	"$stress" -d /tmp/tf-stress -n "$2" -e "$EV" -T "$3" > "$log" 2>&1
 	rc=$?
 	sed 's/^/# /' "$log"
 	t_eq "tf-stress $1: exit status" 0 "$rc"
@@ -139,7 +142,7 @@ auditctl -D > /dev/null
 auditctl -e 1 > /dev/null
 t_eq "audit enabled, no daemon" "enabled 1 pid 0" \
 	"$(auditctl -s | awk '$1 == "enabled" || $1 == "pid"' | paste -sd' ')"
-stress_run no-auditd "$n1"
+stress_run no-auditd "$n1" 480
 
 A=$(mktemp -d /tmp/tf-debug-audit.XXXXXX)
 mkdir -p "$A/plugins.d" "$A/log"
@@ -170,7 +173,7 @@ for _ in $(seq 100); do
 done
 t_eq "auditd registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
 auditctl -b 8192 > /dev/null
-stress_run auditd "$n2"
+stress_run auditd "$n2" 300
 if grep -q 'type=UNKNOWN\[1350\]' "$A"/log/audit.log*; then
 	t_ok "auditd received trusted_for records"
 else
