@@ -6,14 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
-#include <linux/io_uring.h>
+#include <liburing.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -262,126 +260,91 @@ out:
 #define CLOSE_TAG UINT64_MAX
 #define NO_RESULT INT_MIN
 
+/* A thread's ring, and how many of its requests await their results. */
 struct uring {
-	int fd;
-	unsigned int *sq_tail, *sq_mask, *sq_array;
-	unsigned int *cq_head, *cq_tail, *cq_mask;
-	struct io_uring_sqe *sqes;
-	struct io_uring_cqe *cqes;
-	void *sq_map, *sqe_map;
-	size_t sq_len, sqe_len;
-	unsigned int queued; /* SQEs written, not yet submitted */
+	struct io_uring ring;
+	unsigned int queued;
 };
 
 static _Thread_local struct uring *tl_ring;
 
 static struct uring *uring_new(void)
 {
-	struct io_uring_params p;
-	struct uring *r = calloc(1, sizeof(*r));
 	static const unsigned int flags[] = {
 		IORING_SETUP_SINGLE_ISSUER | IORING_SETUP_DEFER_TASKRUN, 0,
 	};
-	char *sq;
-	int fd = -1;
+	struct uring *r = calloc(1, sizeof(*r));
+	struct io_uring_params p;
 
 	if (!r)
 		return NULL;
-	for (size_t i = 0; i < 2 && fd < 0; i++) {
+	/* the first flags need Linux 6.1; older kernels refuse them */
+	for (size_t i = 0; i < sizeof(flags) / sizeof(flags[0]); i++) {
 		memset(&p, 0, sizeof(p));
 		p.flags = flags[i];
-		fd = (int)syscall(__NR_io_uring_setup, RING_ENTRIES, &p);
+		if (io_uring_queue_init_params(RING_ENTRIES, &r->ring, &p) == 0)
+			return r;
 	}
-	if (fd < 0 || !(p.features & IORING_FEAT_SINGLE_MMAP) ||
-	    p.sq_entries < RING_ENTRIES)
-		goto fail;
-	r->fd = fd;
-	r->sq_len = p.sq_off.array + p.sq_entries * sizeof(unsigned int);
-	if (r->sq_len < p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe))
-		r->sq_len = p.cq_off.cqes + p.cq_entries * sizeof(struct io_uring_cqe);
-	r->sq_map = mmap(NULL, r->sq_len, PROT_READ | PROT_WRITE,
-			 MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQ_RING);
-	if (r->sq_map == MAP_FAILED)
-		goto fail;
-	r->sqe_len = p.sq_entries * sizeof(struct io_uring_sqe);
-	r->sqe_map = mmap(NULL, r->sqe_len, PROT_READ | PROT_WRITE,
-			  MAP_SHARED | MAP_POPULATE, fd, IORING_OFF_SQES);
-	if (r->sqe_map == MAP_FAILED) {
-		munmap(r->sq_map, r->sq_len);
-		goto fail;
-	}
-	sq = r->sq_map;
-	r->sq_tail = (unsigned int *)(sq + p.sq_off.tail);
-	r->sq_mask = (unsigned int *)(sq + p.sq_off.ring_mask);
-	r->sq_array = (unsigned int *)(sq + p.sq_off.array);
-	r->cq_head = (unsigned int *)(sq + p.cq_off.head);
-	r->cq_tail = (unsigned int *)(sq + p.cq_off.tail);
-	r->cq_mask = (unsigned int *)(sq + p.cq_off.ring_mask);
-	r->cqes = (struct io_uring_cqe *)(sq + p.cq_off.cqes);
-	r->sqes = r->sqe_map;
-	return r;
-fail:
-	if (fd >= 0)
-		close(fd);
 	free(r);
 	return NULL;
 }
 
-static struct io_uring_sqe *uring_sqe(struct uring *r, unsigned char op,
-				      int fd, uint64_t data)
+/* A request of @r tagged @data; NULL if the ring is full (never expected). */
+static struct io_uring_sqe *uring_sqe(struct uring *r, uint64_t data)
 {
-	unsigned int tail = *r->sq_tail, i = tail & *r->sq_mask;
-	struct io_uring_sqe *sqe = &r->sqes[i];
+	struct io_uring_sqe *sqe = io_uring_get_sqe(&r->ring);
 
-	memset(sqe, 0, sizeof(*sqe));
-	sqe->opcode = op;
-	sqe->fd = fd;
-	sqe->user_data = data;
-	r->sq_array[i] = i;
-	__atomic_store_n(r->sq_tail, tail + 1, __ATOMIC_RELEASE);
-	r->queued++;
+	if (sqe) {
+		io_uring_sqe_set_data64(sqe, data);
+		r->queued++;
+	}
 	return sqe;
+}
+
+/* Close @fd with the ring's next submission, or now if the ring is full. */
+static void uring_close(struct uring *r, int fd)
+{
+	struct io_uring_sqe *sqe = uring_sqe(r, CLOSE_TAG);
+
+	if (sqe)
+		io_uring_prep_close(sqe, fd);
+	else
+		close(fd);
 }
 
 /*
  * Submit what is queued and wait for all of it; each result goes to
  * res[user_data] (closes: dropped). 0, or -1 when the ring failed (results
- * not received stay NO_RESULT).
+ * not received stay NO_RESULT; a file whose open was in flight then stays
+ * open until the process exits).
  */
 static int uring_run(struct uring *r, int *res)
 {
-	unsigned int want = r->queued, got = 0, submitted = 0;
+	unsigned int want = r->queued, got = 0;
 
+	r->queued = 0;
 	while (got < want) {
-		unsigned int head = *r->cq_head;
-		unsigned int tail = __atomic_load_n(r->cq_tail, __ATOMIC_ACQUIRE);
-		long n;
+		struct io_uring_cqe *c;
+		unsigned int head, n = 0;
+		int ret;
 
-		for (; head != tail; head++, got++) {
-			struct io_uring_cqe *c = &r->cqes[head & *r->cq_mask];
-
+		io_uring_for_each_cqe(&r->ring, head, c) {
 			if (c->user_data != CLOSE_TAG)
 				res[c->user_data] = c->res;
+			n++;
 		}
-		__atomic_store_n(r->cq_head, head, __ATOMIC_RELEASE);
+		io_uring_cq_advance(&r->ring, n);
+		got += n;
 		if (got >= want)
 			break;
-		n = syscall(__NR_io_uring_enter, r->fd, want - submitted,
-			    want - got, IORING_ENTER_GETEVENTS, NULL, 0);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			/*
-			 * EAGAIN/EBUSY (no memory for requests) or worse: give
-			 * up on the ring; what it had not done is redone by the
-			 * plain path (files it opened meanwhile stay open).
-			 */
-			r->queued = 0;
+		ret = io_uring_submit_and_wait(&r->ring, want - got);
+		/*
+		 * EAGAIN/EBUSY (no memory for requests) or worse: give up on
+		 * the ring; the plain path redoes what it had not done.
+		 */
+		if (ret < 0 && ret != -EINTR)
 			return -1;
-		}
-		submitted += (unsigned int)n;
 	}
-	r->queued = 0;
 	return 0;
 }
 
@@ -394,9 +357,7 @@ static void uring_free(struct uring *r)
 		return;
 	if (r->queued)
 		uring_run(r, none);
-	munmap(r->sqe_map, r->sqe_len);
-	munmap(r->sq_map, r->sq_len);
-	close(r->fd);
+	io_uring_queue_exit(&r->ring);
 	free(r);
 }
 
@@ -438,33 +399,41 @@ static void batch_run(struct pc_walk *w, struct pc_mount *pm, int dirfd,
 			visit_plain(w, pm, dirfd, b->name[i], path, t);
 		return;
 	}
+	ok = true;
 	for (unsigned int i = 0; i < n; i++) {
-		struct io_uring_sqe *sqe = uring_sqe(r, IORING_OP_OPENAT,
-						     dirfd, i);
+		struct io_uring_sqe *sqe = ok ? uring_sqe(r, i) : NULL;
 
-		sqe->addr = (uint64_t)(uintptr_t)b->name[i];
-		sqe->open_flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-				  O_CLOEXEC | O_NOCTTY | O_NOATIME;
 		fds[i] = got[i] = NO_RESULT;
+		if (!sqe) {
+			ok = false;
+			continue;
+		}
+		io_uring_prep_openat(sqe, dirfd, b->name[i],
+				     O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+				     O_CLOEXEC | O_NOCTTY | O_NOATIME, 0);
 	}
-	ok = uring_run(r, fds) == 0;
+	if (uring_run(r, fds) < 0)
+		ok = false;
 	for (unsigned int i = 0; ok && i < n; i++) {
+		struct io_uring_sqe *sqe;
+
 		if (fds[i] < 0)
 			continue;
-		struct io_uring_sqe *sqe = uring_sqe(r, IORING_OP_READ, fds[i], i);
-
-		sqe->addr = (uint64_t)(uintptr_t)head[i];
-		sqe->len = 2;
-		sqe->off = 0;
+		sqe = uring_sqe(r, i);
+		if (!sqe) {
+			ok = false;
+			break;
+		}
+		io_uring_prep_read(sqe, fds[i], head[i], 2, 0);
 	}
-	if (ok && r->queued)
-		ok = uring_run(r, got) == 0;
+	if (r->queued && uring_run(r, got) < 0)
+		ok = false;
 	for (unsigned int i = 0; i < n; i++) {
 		if (ok && fds[i] >= 0 && got[i] >= 0 &&
 		    !(got[i] == 2 && head[i][0] == '#' && head[i][1] == '!')) {
 			/* not a script: closed with the next batch's opens */
 			t->files++;
-			uring_sqe(r, IORING_OP_CLOSE, fds[i], CLOSE_TAG);
+			uring_close(r, fds[i]);
 			continue;
 		}
 		if (ok && fds[i] >= 0 && got[i] == 2) {
