@@ -35,6 +35,7 @@ int tf_agg_init(struct tf_agg *a, uint32_t cap)
 	a->first = INT64_MAX;
 	a->last = INT64_MIN;
 	a->changes_max = TF_AGG_CHANGES_MAX;
+	tf_metrics_init(&a->metrics);
 	for (int i = 0; i < TF_DIM_COUNT; i++) {
 		if (ss_init(&a->dim[i], cap, TF_AGG_KEY_MAX)) {
 			tf_agg_free(a);
@@ -57,6 +58,7 @@ void tf_agg_free(struct tf_agg *a)
 	for (size_t i = 0; i < a->nchanges; i++)
 		change_free(&a->changes[i]);
 	free(a->changes);
+	tf_metrics_free(&a->metrics);
 	memset(a, 0, sizeof(*a));
 }
 
@@ -88,6 +90,7 @@ void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d)
 	add_id(a, TF_DIM_USER, d->uid, d->ms);
 	add_id(a, TF_DIM_AUID, d->auid, d->ms);
 	add_str(a, TF_DIM_NODE, d->node ? d->node : "", NULL, d->ms);
+	tf_metrics_denial(&a->metrics, d->exe, d->reason, d->node ? d->node : "");
 }
 
 /* strdup() that keeps NULL; false when out of memory. */
@@ -102,6 +105,7 @@ int tf_agg_add_change(struct tf_agg *a, const struct tf_policy_change *c)
 	struct tf_change *slot, copy = { .c = *c };
 
 	copy.c.comm = copy.c.exe = NULL; /* the caller's, not ours */
+	tf_metrics_change(&a->metrics, c->node ? c->node : "", c->res, c->new_policy, c->ms);
 	copy.node = strdup(c->node ? c->node : "");
 	if (!copy.node || !dup_opt(c->comm, &copy.c.comm) || !dup_opt(c->exe, &copy.c.exe)) {
 		change_free(&copy);

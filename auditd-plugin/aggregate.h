@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "metrics.h"
 #include "record.h"
 #include "spacesaving.h"
 
@@ -44,6 +45,7 @@ struct tf_agg {
 	uint64_t bad_lines;	/* lines that are not audit records */
 	uint64_t malformed;	/* 1350 / trust_policy records missing fields */
 	uint64_t not_denial;	/* 1350 records with res != 0 */
+	struct tf_metrics metrics; /* exact labelled counters (metrics.h) */
 };
 
 const char *tf_dim_name(enum tf_dim d);	/* "interpreter", "file", ... */

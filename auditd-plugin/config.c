@@ -18,6 +18,9 @@ void tf_config_defaults(struct tf_config *c)
 	c->save_interval = 60;
 	c->capacity = TF_AGG_CAP_DEFAULT;
 	c->eoe_timeout = 2;
+	c->metrics_top = TF_METRICS_EXE_DEFAULT;
+	c->metrics_nodes = TF_METRICS_NODE_DEFAULT;
+	c->metrics_series = TF_METRICS_SERIES_DEFAULT;
 }
 
 static char *trim(char *s)
@@ -107,9 +110,28 @@ int tf_config_load(struct tf_config *c, const char *path, int must_exist,
 				goto fail;
 			}
 			n.eoe_timeout = (unsigned int)num;
+		} else if (!strcmp(k, "metrics_dir")) {
+			if ((v[0] && v[0] != '/') || strlen(v) >= sizeof(n.metrics_dir) - 64) {
+				snprintf(err, err_len,
+					 "%s:%u: metrics_dir must be an absolute path (or empty: no metrics)",
+					 path, lineno);
+				goto fail;
+			}
+			strcpy(n.metrics_dir, v);
+		} else if (!strcmp(k, "metrics_top") || !strcmp(k, "metrics_nodes") ||
+			   !strcmp(k, "metrics_series")) {
+			unsigned long max = k[8] == 't' ? 1000 : k[8] == 'n' ? 100000 : 1000000;
+
+			if (number(v, 1, max, &num)) {
+				snprintf(err, err_len, "%s:%u: %s must be 1..%lu", path, lineno, k,
+					 max);
+				goto fail;
+			}
+			*(k[8] == 't' ? &n.metrics_top : k[8] == 'n' ? &n.metrics_nodes :
+			  &n.metrics_series) = (uint32_t)num;
 		} else {
 			snprintf(err, err_len,
-				 "%s:%u: unknown key \"%.64s\" (known: state_file, save_interval, capacity, eoe_timeout)",
+				 "%s:%u: unknown key \"%.64s\" (known: state_file, save_interval, capacity, eoe_timeout, metrics_dir, metrics_top, metrics_nodes, metrics_series)",
 				 path, lineno, k);
 			goto fail;
 		}

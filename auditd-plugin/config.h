@@ -6,6 +6,10 @@
  *   save_interval = 60        seconds between state saves (1..86400)
  *   capacity = 4096           rows kept per dimension (16..1048576)
  *   eoe_timeout = 2           seconds before an event without EOE is counted (1..60)
+ *   metrics_dir =             node exporter textfile-collector directory; empty: no metrics
+ *   metrics_top = 32          interpreter (exe) label values admitted (1..1000)
+ *   metrics_nodes = 1024      node label values admitted (1..100000)
+ *   metrics_series = 16384    denial series (1..1000000)
  * A missing file means the defaults.
  */
 #ifndef TF_CONFIG_H
@@ -21,6 +25,8 @@ struct tf_config {
 	unsigned int save_interval;
 	uint32_t capacity;
 	unsigned int eoe_timeout;
+	char metrics_dir[4096];	/* "" : off */
+	uint32_t metrics_top, metrics_nodes, metrics_series;
 };
 
 void tf_config_defaults(struct tf_config *c);

@@ -2,9 +2,12 @@
 /*
  * audisp-trusted-for plugin main loop. Signal handlers only set flags; the
  * loop polls stdin with a one-second timeout and acts on the flags:
- *   SIGHUP  reload the configuration file
- *   SIGUSR1 save the state now
+ *   SIGHUP  reload the configuration file, write the metrics
+ *   SIGUSR1 save the state (and the metrics) now
  *   SIGTERM (and EOF on stdin) flush pending events, save, exit 0
+ * The metrics file (metrics_dir, metrics.h) is written after each state
+ * save, at start, on SIGHUP and at exit; a directory it cannot be written to
+ * is reported once (again only after a success), and counting goes on.
  */
 #include "plugin.h"
 
@@ -26,6 +29,7 @@
 #include "caps.h"
 #include "config.h"
 #include "feed.h"
+#include "metrics.h"
 #include "state.h"
 
 static volatile sig_atomic_t got_hup, got_usr1, got_term;
@@ -106,10 +110,49 @@ static int load_state(struct tf_agg *agg, const struct tf_config *cfg)
 	return tf_agg_init(agg, cfg->capacity);
 }
 
+static struct tf_metrics_health health = { .plugin = true };
+static bool metrics_failing;
+
+static int64_t wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void write_metrics(const struct tf_agg *agg, const struct tf_config *cfg)
+{
+	if (!cfg->metrics_dir[0])
+		return;
+	if (tf_metrics_save(cfg->metrics_dir, agg, &health) == 0) {
+		if (metrics_failing)
+			say(LOG_INFO, "metrics written to %s/%s again", cfg->metrics_dir,
+			    TF_METRICS_FILE);
+		metrics_failing = false;
+		return;
+	}
+	if (!metrics_failing)
+		say(LOG_ERR, "cannot write metrics to %s/%s: %s (metrics_dir must be an existing directory the plugin can write; counting goes on, retried at every save)",
+		    cfg->metrics_dir, TF_METRICS_FILE, strerror(errno));
+	metrics_failing = true;
+}
+
+static void set_limits(struct tf_agg *agg, const struct tf_config *cfg)
+{
+	agg->metrics.lim.exe = cfg->metrics_top;
+	agg->metrics.lim.node = cfg->metrics_nodes;
+	agg->metrics.lim.series = cfg->metrics_series;
+}
+
 static int save(const struct tf_agg *agg, const struct tf_config *cfg)
 {
-	if (tf_state_save(agg, cfg->state_file) == 0)
+	if (tf_state_save(agg, cfg->state_file) == 0) {
+		health.last_save_ms = wall_ms();
+		write_metrics(agg, cfg);
 		return 0;
+	}
+	write_metrics(agg, cfg);
 	say(LOG_ERR, "cannot save %s: %s (check the directory exists and is writable)",
 	    cfg->state_file, strerror(errno));
 	return -1;
@@ -199,6 +242,8 @@ int tf_plugin_main(int argc, char **argv)
 		say(LOG_WARNING, "cannot drop capabilities: %s", strerror(errno));
 	if (load_state(&agg, &cfg))
 		return 1;
+	set_limits(&agg, &cfg);
+	write_metrics(&agg, &cfg);
 	if (tf_feed_init(&feed, &agg, NULL, cfg.eoe_timeout)) {
 		say(LOG_ERR, "cannot start libauparse: %s", strerror(errno));
 		tf_agg_free(&agg);
@@ -233,11 +278,15 @@ int tf_plugin_main(int argc, char **argv)
 				if (n2.capacity != cfg.capacity)
 					say(LOG_INFO, "reload: capacity applies at the next start");
 				n2.capacity = cfg.capacity;
+				if (strcmp(n2.metrics_dir, cfg.metrics_dir))
+					metrics_failing = false; /* report the new one's errors */
 				cfg = n2;
+				set_limits(&agg, &cfg);
 				auparse_set_eoe_timeout((time_t)cfg.eoe_timeout);
 				say(LOG_INFO, "reloaded %s (save_interval %u s, state %s)",
 				    config_path, cfg.save_interval, cfg.state_file);
 			}
+			write_metrics(&agg, &cfg);
 		}
 		now = now_s();
 		if (now != last_age) {

@@ -16,6 +16,7 @@
 #include "config.h"
 #include "escape.h"
 #include "feed.h"
+#include "metrics.h"
 #include "report.h"
 #include "state.h"
 
@@ -107,7 +108,9 @@ static void usage(FILE *f)
 		"  --node NAME     only records from node NAME ('' for local records; needs --input)\n"
 		"  --table LIST    interpreter,file,reason,mount,user,auid,node,policy\n"
 		"  --top N         at most N rows per table\n"
-		"  --json          JSON instead of text\n");
+		"  --json          JSON instead of text\n"
+		"  --metrics[=DIR] Prometheus text exposition instead of the report: on stdout,\n"
+		"                  or written atomically as DIR/" TF_METRICS_FILE "\n");
 }
 
 static int feed_fd(struct tf_feed *feed, int fd, const char *name)
@@ -176,7 +179,8 @@ out:
 
 int tf_report_main(int argc, char **argv)
 {
-	enum { O_STATE = 256, O_INPUT, O_SINCE, O_UNTIL, O_NODE, O_TABLE, O_TOP, O_JSON };
+	enum { O_STATE = 256, O_INPUT, O_SINCE, O_UNTIL, O_NODE, O_TABLE, O_TOP, O_JSON,
+	       O_METRICS };
 	static const struct option longopts[] = {
 		{ "state", required_argument, NULL, O_STATE },
 		{ "input", no_argument, NULL, O_INPUT },
@@ -187,6 +191,7 @@ int tf_report_main(int argc, char **argv)
 		{ "table", required_argument, NULL, O_TABLE },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", no_argument, NULL, O_JSON },
+		{ "metrics", optional_argument, NULL, O_METRICS },
 		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -194,7 +199,8 @@ int tf_report_main(int argc, char **argv)
 	struct tf_report_opts ro = { .tables = ~0u };
 	struct tf_filter flt = { INT64_MIN, INT64_MAX, NULL };
 	const char *state = NULL, *config = NULL, *bad;
-	bool input = false, json = false, filtered = false;
+	bool input = false, json = false, filtered = false, metrics = false;
+	const char *metrics_dir = NULL;
 	struct tf_config cfg;
 	struct tf_agg agg;
 	char err[512], *src = NULL;
@@ -252,6 +258,14 @@ int tf_report_main(int argc, char **argv)
 		case O_JSON:
 			json = true;
 			break;
+		case O_METRICS:
+			metrics = true;
+			metrics_dir = optarg;
+			if (metrics_dir && metrics_dir[0] != '/') {
+				fprintf(stderr, PROG ": --metrics=DIR: use an absolute directory\n");
+				return 2;
+			}
+			break;
 		case 'c':
 			config = optarg;
 			break;
@@ -281,12 +295,24 @@ int tf_report_main(int argc, char **argv)
 		return 2;
 	}
 
+	if (metrics && json) {
+		fprintf(stderr, PROG ": --metrics and --json exclude each other; pick one format\n");
+		return 2;
+	}
 	tf_config_defaults(&cfg);
 	if (input) {
+		/* -c gives the metrics' label limits (metrics_top, ...) */
+		if (config && tf_config_load(&cfg, config, 1, err, sizeof(err))) {
+			fprintf(stderr, PROG ": %s\n", err);
+			return 2;
+		}
 		if (tf_agg_init(&agg, cfg.capacity)) {
 			fprintf(stderr, PROG ": out of memory\n");
 			return 1;
 		}
+		agg.metrics.lim.exe = cfg.metrics_top;
+		agg.metrics.lim.node = cfg.metrics_nodes;
+		agg.metrics.lim.series = cfg.metrics_series;
 		if (read_inputs(&agg, &flt, argv + optind, argc - optind)) {
 			tf_agg_free(&agg);
 			return 1;
@@ -318,12 +344,25 @@ int tf_report_main(int argc, char **argv)
 			src = NULL;
 		ro.source = src;
 	}
-	if (json)
-		rc = tf_report_json(stdout, &agg, &ro) ? 1 : 0;
-	else
-		tf_report_text(stdout, &agg, &ro);
-	if (!json)
+	if (metrics && metrics_dir) {
+		struct tf_metrics_health h = { 0 };
+
 		rc = 0;
+		if (tf_metrics_save(metrics_dir, &agg, &h)) {
+			fprintf(stderr, PROG ": cannot write ");
+			tf_fputs_escaped(metrics_dir, stderr);
+			fprintf(stderr, "/" TF_METRICS_FILE ": %s (is it a directory you can write?)\n",
+				strerror(errno));
+			rc = 1;
+		}
+	} else if (metrics) {
+		rc = tf_metrics_write(stdout, &agg, NULL) ? 1 : 0;
+	} else if (json) {
+		rc = tf_report_json(stdout, &agg, &ro) ? 1 : 0;
+	} else {
+		tf_report_text(stdout, &agg, &ro);
+		rc = 0;
+	}
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, PROG ": cannot write the report: %s\n", strerror(errno));
 		rc = 1;

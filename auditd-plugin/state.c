@@ -57,6 +57,66 @@ static json_object *table_json(const struct ss_table *t)
 	return o;
 }
 
+/*
+ * The metrics' counters (metrics.h), so that they stay monotonic across
+ * restarts: "metrics": {"folded": N, "denials": [{"exe", "reason", "node",
+ * "count"}], "changes": [{"node", "result", "count"}], "policy": [{"node",
+ * "value", "time"}]}. Label values are already escaped text (plain UTF-8).
+ */
+static int metrics_json(json_object *root, const struct tf_metrics *m)
+{
+	static const char *const dn[] = { "exe", "reason", "node" };
+	json_object *o = json_object_new_object(), *d = json_object_new_array(),
+		    *c = json_object_new_array(), *p = json_object_new_array();
+	const char *lv[3];
+
+	if (!o || !d || !c || !p) {
+		json_object_put(o);
+		json_object_put(d);
+		json_object_put(c);
+		json_object_put(p);
+		return -1;
+	}
+	json_object_object_add(root, "metrics", o);
+	json_object_object_add(o, "folded", json_object_new_uint64(m->folded));
+	json_object_object_add(o, "denials", d);
+	json_object_object_add(o, "changes", c);
+	json_object_object_add(o, "policy", p);
+	for (uint32_t i = 0; i < m->denials.n; i++) {
+		json_object *r = json_object_new_object();
+
+		if (!r)
+			return -1;
+		json_object_array_add(d, r);
+		tf_metrics_labels(&m->denials.rows[i], lv, 3);
+		for (int k = 0; k < 3; k++)
+			json_object_object_add(r, dn[k], json_object_new_string(lv[k]));
+		json_object_object_add(r, "count", json_object_new_uint64(m->denials.rows[i].count));
+	}
+	for (uint32_t i = 0; i < m->changes.n; i++) {
+		json_object *r = json_object_new_object();
+
+		if (!r)
+			return -1;
+		json_object_array_add(c, r);
+		tf_metrics_labels(&m->changes.rows[i], lv, 2);
+		json_object_object_add(r, "node", json_object_new_string(lv[0]));
+		json_object_object_add(r, "result", json_object_new_string(lv[1]));
+		json_object_object_add(r, "count", json_object_new_uint64(m->changes.rows[i].count));
+	}
+	for (uint32_t i = 0; i < m->policy.n; i++) {
+		json_object *r = json_object_new_object();
+
+		if (!r)
+			return -1;
+		json_object_array_add(p, r);
+		json_object_object_add(r, "node", json_object_new_string(m->policy.rows[i].key));
+		json_object_object_add(r, "value", json_object_new_int(m->policy.rows[i].value));
+		json_object_object_add(r, "time", json_object_new_int64(m->policy.rows[i].ms));
+	}
+	return 0;
+}
+
 int tf_state_save(const struct tf_agg *a, const char *path)
 {
 	json_object *root = json_object_new_object(), *dims, *ch;
@@ -116,6 +176,11 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 				return -1;
 			}
 		}
+	}
+	if (metrics_json(root, &a->metrics)) {
+		json_object_put(root);
+		errno = ENOMEM;
+		return -1;
 	}
 	text = tf_json_string(root, JSON_C_TO_STRING_PLAIN);
 	json_object_put(root);
@@ -328,6 +393,72 @@ static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
 	return true;
 }
 
+static bool get_str(struct ctx *x, json_object *o, const char *name, const char **out)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, name, &v) || !json_object_is_type(v, json_type_string))
+		return bad(x, "metrics: \"%s\" missing or not a string", name);
+	*out = json_object_get_string(v);
+	if (strlen(*out) != (size_t)json_object_get_string_len(v))
+		return bad(x, "metrics: \"%s\" holds a NUL", name);
+	return true;
+}
+
+/* The "metrics" object (absent in a state of an older plugin: counters start at 0). */
+static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
+{
+	json_object *o, *arr;
+
+	if (!json_object_object_get_ex(root, "metrics", &o))
+		return true;
+	if (!json_object_is_type(o, json_type_object) || !get_u64(x, o, "folded", &m->folded))
+		return x->why[0] ? false : bad(x, "\"metrics\" is not an object");
+	if (!json_object_object_get_ex(o, "denials", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return bad(x, "metrics: no \"denials\" array");
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *r = json_object_array_get_idx(arr, i);
+		const char *e, *rs, *nd;
+		uint64_t n;
+
+		if (!get_str(x, r, "exe", &e) || !get_str(x, r, "reason", &rs) ||
+		    !get_str(x, r, "node", &nd) || !get_u64(x, r, "count", &n))
+			return false;
+		if (tf_metrics_restore_denial(m, e, rs, nd, n))
+			return bad(x, "metrics: denial series %zu: %s", i, strerror(errno));
+	}
+	if (!json_object_object_get_ex(o, "changes", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return bad(x, "metrics: no \"changes\" array");
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *r = json_object_array_get_idx(arr, i);
+		const char *nd, *res;
+		uint64_t n;
+
+		if (!get_str(x, r, "node", &nd) || !get_str(x, r, "result", &res) ||
+		    !get_u64(x, r, "count", &n))
+			return false;
+		if (tf_metrics_restore_change(m, nd, res, n))
+			return bad(x, "metrics: change series %zu: %s", i, strerror(errno));
+	}
+	if (!json_object_object_get_ex(o, "policy", &arr) ||
+	    !json_object_is_type(arr, json_type_array))
+		return bad(x, "metrics: no \"policy\" array");
+	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+		json_object *r = json_object_array_get_idx(arr, i);
+		const char *nd;
+		int64_t v, ms;
+
+		if (!get_str(x, r, "node", &nd) || !get_int(x, r, "value", -1, &v) ||
+		    !get_int(x, r, "time", INT64_MIN, &ms))
+			return false;
+		if (v > 1000000 || tf_metrics_restore_policy(m, nd, (int)v, ms))
+			return bad(x, "metrics: policy %zu: bad value", i);
+	}
+	return true;
+}
+
 int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
 		  char *why, size_t why_len)
 {
@@ -351,6 +482,7 @@ int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
 	memset(a, 0, sizeof(*a));
 	a->cap = cap;
 	a->changes_max = TF_AGG_CHANGES_MAX;
+	tf_metrics_init(&a->metrics);
 	if (!json_object_is_type(root, json_type_object) ||
 	    !get_int(&x, root, "version", 0, &version))
 		goto out;
@@ -393,6 +525,11 @@ int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
 		goto out;
 	}
 	ok = load_changes(&x, v, a);
+	/* Replaying the timeline counted it in the metrics: they come from their own section. */
+	tf_metrics_free(&a->metrics);
+	tf_metrics_init(&a->metrics);
+	if (ok)
+		ok = load_metrics(&x, root, &a->metrics);
 out:
 	json_object_put(root);
 	if (!ok) {

@@ -119,6 +119,21 @@ static void check(const struct tf_agg *a)
 		    lower + ss_other(t) != t->total)
 			die("a table's counts do not add up to its total");
 	}
+	/* The metrics' series are exact: they add up to the denials. */
+	{
+		uint64_t sum = 0, ch = 0;
+
+		for (uint32_t i = 0; i < a->metrics.denials.n; i++)
+			sum += a->metrics.denials.rows[i].count;
+		for (uint32_t i = 0; i < a->metrics.changes.n; i++)
+			ch += a->metrics.changes.rows[i].count;
+		if (sum != a->denials || a->metrics.exe.n > a->metrics.lim.exe ||
+		    a->metrics.node.n > a->metrics.lim.node ||
+		    a->metrics.denials.n > a->metrics.lim.series + 1)
+			die("the metrics' denial series do not add up to the denials");
+		if (ch != a->nchanges + a->changes_dropped)
+			die("the metrics' policy changes do not add up");
+	}
 }
 
 /* Seconds of the records' stamps ("audit(S."), at most 64. */
