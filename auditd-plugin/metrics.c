@@ -9,22 +9,9 @@
 #include "aggregate.h"
 #include "atomic_file.h"
 #include "escape.h"
+#include "spacesaving.h"
 
 /* ---- a growable hash map of rows ---- */
-
-static uint64_t hash_key(const char *k, size_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-
-	for (size_t i = 0; i < n; i++) {
-		h ^= (unsigned char)k[i];
-		h *= 0x100000001b3ull;
-	}
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdull;
-	h ^= h >> 33;
-	return h;
-}
 
 static void mmap_free(struct tf_mmap *t)
 {
@@ -54,7 +41,7 @@ static struct tf_mrow *mmap_find(const struct tf_mmap *t, const char *key, size_
 
 	if (!t->n)
 		return NULL;
-	r = t->slot[probe(t, key, klen, hash_key(key, klen))];
+	r = t->slot[probe(t, key, klen, ss_hash(key, klen))];
 	return r < 0 ? NULL : &t->rows[r];
 }
 
@@ -95,7 +82,7 @@ static struct tf_mrow *mmap_get(struct tf_mmap *t, const char *key, size_t klen)
 		return r;
 	if (t->n == t->cap && grow(t))
 		return NULL;
-	h = hash_key(key, klen);
+	h = ss_hash(key, klen);
 	r = &t->rows[t->n];
 	memset(r, 0, sizeof(*r));
 	r->key = malloc(klen + 1);

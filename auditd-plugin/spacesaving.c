@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static uint64_t hash_key(const char *k, size_t n)
+uint64_t ss_hash(const char *k, size_t n)
 {
 	/* FNV-1a, then a final mix so that linear probing spreads well. */
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -169,7 +169,7 @@ struct ss_row *ss_find(const struct ss_table *t, const char *key, size_t klen)
 
 	if (klen > t->key_max)
 		klen = t->key_max;
-	i = probe(t, key, klen, hash_key(key, klen));
+	i = probe(t, key, klen, ss_hash(key, klen));
 	return t->slot[i] < 0 ? NULL : &t->rows[t->slot[i]];
 }
 
@@ -184,7 +184,7 @@ struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
 	if (klen > t->key_max)
 		klen = t->key_max;
 	t->total += hits;
-	h = hash_key(key, klen);
+	h = ss_hash(key, klen);
 	i = probe(t, key, klen, h);
 	if (t->slot[i] >= 0) {
 		row = &t->rows[t->slot[i]];
@@ -246,7 +246,7 @@ int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *not
 		errno = EINVAL;
 		return -1;
 	}
-	h = hash_key(key, klen);
+	h = ss_hash(key, klen);
 	i = probe(t, key, klen, h);
 	if (t->slot[i] >= 0) {
 		errno = EEXIST;

@@ -64,4 +64,7 @@ uint32_t *ss_sorted(const struct ss_table *t);
 
 struct ss_row *ss_find(const struct ss_table *t, const char *key, size_t klen);
 
+/* The keys' hash (FNV-1a with a final mix), for other tables of keys too. */
+uint64_t ss_hash(const char *k, size_t n);
+
 #endif

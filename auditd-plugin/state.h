@@ -12,6 +12,11 @@
  * and "exe" (+"exe_hex") when its record did; without them (a record of the
  * previous kernel, or a file written before the writer was kept) the writer
  * is unknown. Older version 2 readers ignore these keys.
+ * "metrics" holds the exact labelled counters of metrics.h (denial series,
+ * policy changes, the policy gauges, "folded"), label values as escaped
+ * text, so that the exported counters stay monotonic across restarts; a file
+ * without it (an older plugin's) loads with those counters at 0. Older
+ * version 2 readers ignore it.
  */
 #ifndef TF_STATE_H
 #define TF_STATE_H
