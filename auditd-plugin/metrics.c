@@ -215,13 +215,25 @@ int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
 	return count_denial(m, v, 1, false);
 }
 
+/* A saved label value is what tf_metrics_label() makes: short, UTF-8, no control. */
+static bool label_ok(const char *s)
+{
+	size_t n = strlen(s);
+
+	if (n >= TF_METRICS_LABEL_MAX || !tf_utf8_valid(s, n))
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			return false;
+	return true;
+}
+
 int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char *reason,
 			      const char *node, uint64_t count)
 {
 	const char *v[3] = { exe, reason, node };
 
-	if (strlen(exe) >= TF_METRICS_LABEL_MAX || strlen(reason) >= TF_METRICS_LABEL_MAX ||
-	    strlen(node) >= TF_METRICS_LABEL_MAX) {
+	if (!label_ok(exe) || !label_ok(reason) || !label_ok(node)) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -276,8 +288,7 @@ int tf_metrics_restore_change(struct tf_metrics *m, const char *node, const char
 {
 	struct tf_mrow *r;
 
-	if (strlen(node) >= TF_METRICS_LABEL_MAX ||
-	    (strcmp(result, "applied") && strcmp(result, "refused"))) {
+	if (!label_ok(node) || (strcmp(result, "applied") && strcmp(result, "refused"))) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -294,7 +305,7 @@ int tf_metrics_restore_policy(struct tf_metrics *m, const char *node, int value,
 {
 	struct tf_mrow *r;
 
-	if (strlen(node) >= TF_METRICS_LABEL_MAX) {
+	if (!label_ok(node)) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -171,6 +171,40 @@ static void test_state_round_trip(void **s)
 	rmdir(dir);
 }
 
+/* A saved label value with a control character is refused, not written out. */
+static void test_state_bad_label(void **s)
+{
+	char dir[] = "/tmp/tf-metrics-test.XXXXXX", path[128], why[256];
+	struct tf_agg a, b;
+	FILE *f;
+	char *text = NULL, *p;
+	size_t len;
+
+	(void)s;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/state.json", dir);
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	denial(&a, "/usr/bin/AAAAAA", "file_perm", "");
+	assert_int_equal(tf_state_save(&a, path), 0);
+	tf_agg_free(&a);
+	f = fopen(path, "r");
+	assert_non_null(f);
+	assert_true(getdelim(&text, &len, '\0', f) > 0);
+	fclose(f);
+	p = strstr(text, "\"exe\":\"\\/usr\\/bin\\/AAAAAA\"");
+	assert_non_null(p);
+	memcpy(strstr(p, "AAAAAA"), "\\u0001", 6); /* a control byte, same length */
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	free(text);
+	assert_int_equal(tf_state_load(&b, 64, path, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "metrics: denial series 0"));
+	unlink(path);
+	rmdir(dir);
+}
+
 /* The atomic save into a directory, and a directory that is not there. */
 static void test_save_dir(void **s)
 {
@@ -205,6 +239,7 @@ int main(void)
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_state_round_trip),
+		cmocka_unit_test(test_state_bad_label),
 		cmocka_unit_test(test_save_dir),
 	};
 
