@@ -23,6 +23,8 @@ trap cleanup EXIT
 trap 'exit 1' INT TERM
 export TZ=UTC LC_ALL=C
 PROMFILE=audisp-trusted-for.prom
+# waits are longer in the test VM (emulated CPU: Go binaries start slowly)
+SCALE=1; [ -n "$TRUSTFOR_VM" ] && SCALE=10
 
 # The denials of audit logs, counted independently: "count exe|reason|node"
 # for every type 1350 record with res=0 (quoted exe= values only: the
@@ -176,7 +178,7 @@ metric_sum() { # metric_sum FILE: sum of the denial series
 }
 wait_sum() { # wait_sum FILE N [usr1]: until the file's denials add up to N (10 s)
 	i=0
-	while [ "$(metric_sum "$1")" != "$2" ] && [ $i -lt 50 ]; do
+	while [ "$(metric_sum "$1")" != "$2" ] && [ $i -lt $((50 * SCALE)) ]; do
 		[ -n "$3" ] && kill -USR1 "$PID"
 		sleep 0.2; i=$((i + 1))
 	done
@@ -265,7 +267,7 @@ P1=$(free_port)
 "$NEBIN" --web.listen-address="127.0.0.1:$P1" --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$W/prom" > "$W/ne.log" 2>&1 &
 NE=$!
-i=0; until get "http://127.0.0.1:$P1/metrics" > /dev/null || [ $i -ge 50 ]; do sleep 0.2; i=$((i + 1)); done
+i=0; until get "http://127.0.0.1:$P1/metrics" > /dev/null || [ $i -ge $((50 * SCALE)) ]; do sleep 0.2; i=$((i + 1)); done
 # the hostile series too, through the exporter's parser
 cp "$W/evil.prom" "$W/prom/evil.prom"
 get "http://127.0.0.1:$P1/metrics" > "$W/scrape1"
@@ -301,18 +303,9 @@ EOC
 PROM=$!
 API=http://127.0.0.1:$P2/api/v1
 q() { get --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} "$API/query"; }
-wait_samples() { # wait_samples SELECTOR N: until N samples of sum(SELECTOR) are stored (30 s)
-	i=0
-	while [ $i -lt 150 ]; do
-		n=$(q "count_over_time(sum($1)[5m:1s])" 2>/dev/null | jq -r '.data.result[0].value[1] // 0')
-		[ "${n:-0}" -ge "$2" ] 2>/dev/null && return 0
-		sleep 0.2; i=$((i + 1))
-	done
-	return 1
-}
 cp "$W/evil.prom" "$W/prom/evil.prom"
 # baseline: scraped a few times before the new denials
-i=0; until [ "$(q 'count(trustfor_denials_total)' | jq -r '.data.result[0].value[1] // 0')" -gt 0 ] 2>/dev/null || [ $i -ge 150 ]; do
+i=0; until [ "$(q 'count(trustfor_denials_total)' | jq -r '.data.result[0].value[1] // 0')" -gt 0 ] 2>/dev/null || [ $i -ge $((150 * SCALE)) ]; do
 	sleep 0.2; i=$((i + 1))
 done
 sleep 3
@@ -328,7 +321,7 @@ wait_sum "$W/prom/$PROMFILE" $((base + GEN)) usr1 > /dev/null
 # until prometheus stored the new total, then two more scrapes
 i=0
 # (evil.prom adds its 3 + 2 denials, which do not change)
-until [ "$(q 'sum(trustfor_denials_total)' | jq -r '.data.result[0].value[1] // 0')" = $((base + GEN + 5)) ] || [ $i -ge 150 ]; do
+until [ "$(q 'sum(trustfor_denials_total)' | jq -r '.data.result[0].value[1] // 0')" = $((base + GEN + 5)) ] || [ $i -ge $((150 * SCALE)) ]; do
 	sleep 0.2; i=$((i + 1))
 done
 sleep 2.5
