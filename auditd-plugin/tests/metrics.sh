@@ -236,6 +236,13 @@ mkdir -p "$W/missing/dir"
 kill -HUP "$PID"
 t_eq "directory created + SIGHUP: written" "$((base + 5))" \
 	"$(wait_sum "$W/missing/dir/$PROMFILE" "$((base + 5))")"
+# a directory without write permission (the plugin has no CAP_DAC_OVERRIDE, even as root)
+chmod 0555 "$W/missing/dir"
+kill -HUP "$PID"; sleep 0.5; kill -USR1 "$PID"; sleep 0.5
+t_eq "read-only metrics_dir: one error line" 1 \
+	"$(grep -c "cannot write metrics to $W/missing/dir/$PROMFILE: Permission denied" "$W/plugin.err")"
+t_run "read-only metrics_dir: still running" kill -0 "$PID"
+chmod 0755 "$W/missing/dir"
 stop_plugin
 sed -i "s|^metrics_dir.*|metrics_dir = $W/prom|" "$W/p.conf"
 base=$((base + 5))
