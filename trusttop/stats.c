@@ -71,6 +71,7 @@ void tt_table_init(struct tt_table *t)
 void tt_table_free(struct tt_table *t)
 {
 	free(t->rows);
+	tt_rowhash_free(&t->index);
 	tt_table_init(t);
 }
 
@@ -87,17 +88,46 @@ static bool key_eq(const struct tt_key *a, const struct tt_key *b)
 	       !strncmp(a->comm, b->comm, TT_COMM_LEN);
 }
 
+static int row_key_eq(const void *ctx, size_t row, const void *key)
+{
+	const struct tt_table *t = ctx;
+
+	return key_eq(&t->rows[row].key, key);
+}
+
+/* Rows keep their names NUL-terminated whatever the kernel sent: look up
+ * with the same bytes. */
+static struct tt_key norm_key(const struct tt_key *key)
+{
+	struct tt_key k = *key;
+
+	k.exe[TT_EXE_LEN - 1] = 0;
+	k.comm[TT_COMM_LEN - 1] = 0;
+	return k;
+}
+
+static struct tt_row *find(struct tt_table *t, const struct tt_key *k,
+			   uint32_t hash)
+{
+	long i = tt_rowhash_find(&t->index, hash, row_key_eq, t, k,
+				 &t->lookup_steps);
+
+	t->lookups++;
+	return i < 0 ? NULL : &t->rows[i];
+}
+
 struct tt_row *tt_table_find(struct tt_table *t, const struct tt_key *key)
 {
-	for (size_t i = 0; i < t->n; i++)
-		if (key_eq(&t->rows[i].key, key))
-			return &t->rows[i];
-	return NULL;
+	struct tt_key k = norm_key(key);
+
+	return find(t, &k, tt_key_hash(&k));
 }
 
 struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key)
 {
-	struct tt_row *r = tt_table_find(t, key);
+	struct tt_key k = norm_key(key);
+	uint32_t hash = tt_key_hash(&k);
+	struct tt_row *r = find(t, &k, hash);
 
 	if (!r) {
 		if (t->n == t->cap) {
@@ -109,12 +139,11 @@ struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key)
 			t->rows = rows;
 			t->cap = cap;
 		}
+		if (tt_rowhash_add(&t->index, t->n, hash))
+			return NULL;
 		r = &t->rows[t->n++];
 		memset(r, 0, sizeof(*r));
-		r->key = *key;
-		/* Keep names NUL-terminated whatever the kernel sent. */
-		r->key.exe[TT_EXE_LEN - 1] = 0;
-		r->key.comm[TT_COMM_LEN - 1] = 0;
+		r->key = k;
 	}
 	return r;
 }

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "trusttop.h"
+#include "rowhash.h"
 
 #define TT_PATH_MAX 512 /* an assembled event path, raw bytes */
 
@@ -28,6 +29,11 @@ struct tt_row {
 struct tt_table {
 	struct tt_row *rows;
 	size_t n, cap;
+	struct tt_rowhash index;	/* rows by key (rowhash.h) */
+	/* Operation counts of the lookups (tt_table_find/get/set): for the
+	 * unit test that a read stays O(n), in operations, not wall time. */
+	uint64_t lookups;	/* keys looked up */
+	uint64_t lookup_steps;	/* rows or slots examined for them */
 };
 
 enum tt_sort {
@@ -63,6 +69,7 @@ void tt_table_begin(struct tt_table *t);
 /* Record the cumulative counts of @key; returns the row or NULL (ENOMEM). */
 struct tt_row *tt_table_set(struct tt_table *t, const struct tt_key *key,
 			    const struct tt_counts *c);
+/* The row of @key or NULL; O(1) expected (hash index). */
 struct tt_row *tt_table_find(struct tt_table *t, const struct tt_key *key);
 /* The row of @key, created with zero counts when new; NULL on ENOMEM. */
 struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key);

@@ -412,6 +412,70 @@ static void test_hostile_json(void **state)
 	tt_table_free(&a.interp);
 }
 
+/*
+ * One read of a full map (16384 distinct keys, the BPF maps' size) costs
+ * O(n) operations: the rows and hash slots examined by the lookups are
+ * counted (not timed), at most 4 per lookup on average, for the read that
+ * creates the rows and for the next one that finds them. A linear scan per
+ * entry examines n^2/2 rows (134 million here) and fails.
+ * Keys differ in one field at a time (names sharing long prefixes, tgids,
+ * uids), and each is found again with its counts.
+ */
+#define MANY 16384
+static void test_many_rows_linear(void **state)
+{
+	struct tt_table t;
+	struct tt_key *keys = calloc(MANY, sizeof(*keys));
+	struct tt_counts c;
+
+	(void)state;
+	assert_non_null(keys);
+	for (size_t i = 0; i < MANY; i++) {
+		memset(&keys[i], 0, sizeof(keys[i]));
+		snprintf(keys[i].exe, TT_EXE_LEN, "py3.%u", (unsigned)(i % 61));
+		snprintf(keys[i].comm, TT_COMM_LEN, "w-%u", (unsigned)(i % 127));
+		keys[i].uid = (uint32_t)(i % 3);
+		keys[i].tgid = (uint32_t)(i / 3) + 1;
+	}
+	tt_table_init(&t);
+	for (int round = 1; round <= 2; round++) {
+		uint64_t l0 = t.lookups, s0 = t.lookup_steps;
+
+		tt_table_begin(&t);
+		for (size_t i = 0; i < MANY; i++) {
+			c = counts(i * round, round);
+			assert_non_null(tt_table_set(&t, &keys[i], &c));
+		}
+		tt_table_tick(&t, 1.0);
+		assert_int_equal(t.n, MANY);
+		assert_int_equal(t.lookups - l0, MANY);
+		print_message("read %d of %d keys: %llu rows/slots examined\n",
+			      round, MANY,
+			      (unsigned long long)(t.lookup_steps - s0));
+		assert_true(t.lookup_steps - s0 <= 4 * (uint64_t)MANY);
+	}
+	for (size_t i = 0; i < MANY; i++) {
+		struct tt_row *r = tt_table_find(&t, &keys[i]);
+
+		assert_non_null(r);
+		assert_memory_equal(&r->key, &keys[i], sizeof(keys[i]));
+		assert_int_equal(r->cur.allowed, 2 * i);
+		assert_int_equal(r->delta.allowed, i);
+		assert_int_equal(r->delta.denied, 1);
+	}
+	/* Equal keys are one row, whatever follows the names' NUL. */
+	{
+		struct tt_key k = keys[7];
+
+		memset(k.exe + strlen(k.exe) + 1, 'x',
+		       TT_EXE_LEN - strlen(k.exe) - 1);
+		assert_ptr_equal(tt_table_get(&t, &k), tt_table_find(&t, &keys[7]));
+		assert_int_equal(t.n, MANY);
+	}
+	tt_table_free(&t);
+	free(keys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -427,6 +491,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_count),
 		cmocka_unit_test(test_shown_ring),
 		cmocka_unit_test(test_hostile_json),
+		cmocka_unit_test(test_many_rows_linear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
