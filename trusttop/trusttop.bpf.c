@@ -7,8 +7,9 @@
  * off for the others after probing the running kernel):
  *  - tp_btf/trusted_for_verdict: patched kernel with BTF (preferred);
  *  - tracepoint/trusted_for/trusted_for_verdict: same event, classic ABI;
- *  - tracepoint/syscalls/sys_{enter,exit}_execveat: mainline >= 6.14,
- *    filtered on AT_EXECVE_CHECK, verdict from the return value.
+ *  - tracepoint/syscalls/sys_exit_execveat: mainline >= 6.14, filtered on
+ *    AT_EXECVE_CHECK, verdict from the return value, the arguments from the
+ *    registers the syscall saved (no sys_enter program: see execveat_exit).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -102,23 +103,6 @@ static __always_inline void prof_end(__u64 t0)
 		p->sampled++;
 	}
 }
-
-/* execveat(AT_EXECVE_CHECK) in flight: the thread's fd and path argument,
- * in task-local storage (no hashing, nothing to delete, freed with the
- * task). */
-struct inflight {
-	__s64 fd;
-	const char *name;
-	__u32 flags;
-	__u32 active;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__type(key, int);
-	__type(value, struct inflight);
-} inflight SEC(".maps");
 
 static const struct tt_counts zero_counts;
 
@@ -378,27 +362,6 @@ int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
 	return 0;
 }
 
-SEC("tracepoint/syscalls/sys_enter_execveat")
-int execveat_enter(struct trace_event_raw_sys_enter *ctx)
-{
-	struct inflight *in;
-	__u64 t0;
-
-	if (!(ctx->args[4] & AT_EXECVE_CHECK))
-		return 0;
-	t0 = prof_begin();
-	in = bpf_task_storage_get(&inflight, bpf_get_current_task_btf(), NULL,
-				  BPF_LOCAL_STORAGE_GET_F_CREATE);
-	if (in) {
-		in->fd = (__s64)(int)ctx->args[0];
-		in->name = (const char *)ctx->args[1];
-		in->flags = ctx->args[4];
-		in->active = 1;
-	}
-	prof_end(t0);
-	return 0;
-}
-
 /* The struct file behind @fd in the current task, NULL when none. */
 static __always_inline struct file *fd_file(struct task_struct *task, __s64 fd)
 {
@@ -431,25 +394,36 @@ static __always_inline __u32 execve_check_reason(struct file *f, __u32 mode)
 	return TF_REASON_FILE_PERM;
 }
 
+/*
+ * One program at the syscall's exit, which has its arguments too: the
+ * registers the task saved on entry (x86-64: di fd, si path, dx argv,
+ * r10 envp, r8 flags), which nothing changes before the exit but a
+ * successful exec (it clears them, and such a call had no AT_EXECVE_CHECK).
+ * What the sys_enter_execveat program and a task-storage entry between the
+ * two used to carry: that pair cost more than the counting (issue 12:
+ * enabling sys_enter also sends every syscall of every task through the
+ * tracepoint's perf hook, and each check paid a second program run and two
+ * task-storage look-ups).
+ */
 SEC("tracepoint/syscalls/sys_exit_execveat")
 int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 {
-	struct inflight *in = bpf_task_storage_get(&inflight,
-						   bpf_get_current_task_btf(),
-						   NULL, 0);
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	struct file *f = NULL;
-	__u32 mode = 0, reason = 0;
+	__u32 mode = 0, reason = 0, atflags;
 	__u16 flags = 0;
 	int ret = ctx->ret;
-	const char *name = NULL;
+	const char *name = NULL, *arg;
 	char c = 0;
-
 	__u64 t0;
 
-	if (!in || !in->active)
+	if (!regs)
+		return 0;
+	atflags = (__u32)regs->r8;
+	if (!(atflags & AT_EXECVE_CHECK))
 		return 0;
 	t0 = prof_begin();
-	in->active = 0;
 	if (ret == -EBADF) {
 		prof_end(t0);
 		return 0; /* no file, no verdict (feature probes use fd -1) */
@@ -457,12 +431,13 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 	/* The file is only looked at for denials (the fast path stays short).
 	 * Only an empty path names the fd itself (AT_EMPTY_PATH). */
 	if (ret != 0) {
-		if (in->name)
-			bpf_probe_read_user(&c, 1, in->name);
-		if (c == 0 && (in->flags & AT_EMPTY_PATH))
-			f = fd_file(bpf_get_current_task_btf(), in->fd);
+		arg = (const char *)regs->si;
+		if (arg)
+			bpf_probe_read_user(&c, 1, arg);
+		if (c == 0 && (atflags & AT_EMPTY_PATH))
+			f = fd_file(task, (__s64)(int)regs->di);
 		else
-			name = in->name;
+			name = arg;
 		if (f)
 			mode = BPF_CORE_READ(f, f_inode, i_mode);
 		else

@@ -298,7 +298,6 @@ static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
 	}
 	bpf_program__set_autoload(skel->progs.tf_verdict_btf, which == BK_TF_BTF);
 	bpf_program__set_autoload(skel->progs.tf_verdict_tp, which == BK_TF_TP);
-	bpf_program__set_autoload(skel->progs.execveat_enter, which == BK_EXECVE_CHECK);
 	bpf_program__set_autoload(skel->progs.execveat_exit, which == BK_EXECVE_CHECK);
 	skel->rodata->per_process = per_process;
 	skel->rodata->self_tgid = (__u32)getpid();
@@ -312,7 +311,7 @@ static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
 		snprintf(err, errsz, "cannot %s the BPF programs (%s): %s", stage,
 			 which == BK_TF_BTF ? "tp_btf/trusted_for_verdict" :
 			 which == BK_TF_TP ? "tracepoint trusted_for_verdict" :
-					     "tracepoints sys_{enter,exit}_execveat",
+					     "tracepoint sys_exit_execveat",
 			 strerror(-e));
 		trusttop_bpf__destroy(skel);
 		return NULL;
@@ -486,8 +485,7 @@ int main(int argc, char **argv)
 	has_tp = want_tf && bk != BK_TF_BTF &&
 		 tracepoint_exists("trusted_for", "trusted_for_verdict");
 	has_ec = want_ec && tf_kernel_has_execve_check();
-	has_ec_tp = has_ec && tracepoint_exists("syscalls", "sys_enter_execveat") &&
-		    tracepoint_exists("syscalls", "sys_exit_execveat");
+	has_ec_tp = has_ec && tracepoint_exists("syscalls", "sys_exit_execveat");
 	if (has_btf_tp)
 		order[norder++] = BK_TF_BTF;
 	if (has_tp)
@@ -502,7 +500,7 @@ int main(int argc, char **argv)
 			"no trusted_for_verdict tracepoint (needs the trustfor-patched kernel)";
 		const char *no_ec = !has_ec ?
 			"no execveat(AT_EXECVE_CHECK) (needs Linux >= 6.14)" :
-			"AT_EXECVE_CHECK but no syscall tracepoints sys_{enter,exit}_execveat (needs CONFIG_FTRACE_SYSCALLS and tracefs)";
+			"AT_EXECVE_CHECK but no syscall tracepoints (sys_exit_execveat: needs CONFIG_FTRACE_SYSCALLS and tracefs)";
 
 		if (bk == BK_EXECVE_CHECK)
 			fprintf(stderr, "trusttop: backend execve_check unavailable on kernel %s: %s\n",

@@ -21,11 +21,11 @@ tt_detect() {
 	case " $has " in
 	*" execve_check "*)
 		BK=execve_check
-		# trusttop follows execveat through the syscall tracepoints
+		# trusttop follows execveat through the sys_exit tracepoint
 		# (tracefs not mounted: trusttop mounts it itself).
 		for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 			[ -d "$t/events" ] || continue
-			if [ ! -d "$t/events/syscalls/sys_enter_execveat" ]; then
+			if [ ! -d "$t/events/syscalls/sys_exit_execveat" ]; then
 				BK=none
 				TT_WHY="kernel $(uname -r) has AT_EXECVE_CHECK but no syscall tracepoints (CONFIG_FTRACE_SYSCALLS)"
 			fi
