@@ -17,6 +17,16 @@ static uint32_t fnv(uint32_t h, const void *p, size_t n)
 	return h;
 }
 
+static uint32_t mix(uint32_t h)
+{
+	h ^= h >> 16;
+	h *= 0x7feb352du;
+	h ^= h >> 15;
+	h *= 0x846ca68bu;
+	h ^= h >> 16;
+	return h;
+}
+
 uint32_t tt_key_hash(const struct tt_key *k)
 {
 	uint32_t h = 2166136261u;
@@ -27,12 +37,12 @@ uint32_t tt_key_hash(const struct tt_key *k)
 	h = fnv(h, k->exe, strnlen(k->exe, TT_EXE_LEN));
 	h = fnv(h, &sep, 1);
 	h = fnv(h, k->comm, strnlen(k->comm, TT_COMM_LEN));
-	h ^= h >> 16;
-	h *= 0x7feb352du;
-	h ^= h >> 15;
-	h *= 0x846ca68bu;
-	h ^= h >> 16;
-	return h;
+	return mix(h);
+}
+
+uint32_t tt_exe_id_hash(const struct tt_exe_id *id)
+{
+	return mix(fnv(2166136261u, id, sizeof(*id)));
 }
 
 void tt_rowhash_free(struct tt_rowhash *h)

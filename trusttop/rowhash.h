@@ -27,6 +27,8 @@ struct tt_rowhash {
 /* Hash of a key: uid, tgid and the names up to their NUL (what the rows'
  * key comparison looks at, so equal keys hash alike). */
 uint32_t tt_key_hash(const struct tt_key *k);
+/* Hash of an executable's identity (all its bytes: no padding). */
+uint32_t tt_exe_id_hash(const struct tt_exe_id *id);
 
 void tt_rowhash_free(struct tt_rowhash *h);
 

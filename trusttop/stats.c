@@ -160,6 +160,77 @@ struct tt_row *tt_table_set(struct tt_table *t, const struct tt_key *key,
 	return r;
 }
 
+struct tt_row *tt_table_add(struct tt_table *t, const struct tt_key *key,
+			    const struct tt_counts *c)
+{
+	struct tt_row *r = tt_table_get(t, key);
+
+	if (!r)
+		return NULL;
+	if (r->seen) {
+		tt_counts_add(&r->cur, c);
+	} else {
+		r->cur = *c;
+		r->seen = true;
+	}
+	return r;
+}
+
+void tt_names_init(struct tt_names *ns)
+{
+	memset(ns, 0, sizeof(*ns));
+}
+
+void tt_names_free(struct tt_names *ns)
+{
+	free(ns->ids);
+	free(ns->names);
+	tt_rowhash_free(&ns->index);
+	tt_names_init(ns);
+}
+
+static int id_eq(const void *ctx, size_t i, const void *id)
+{
+	const struct tt_names *ns = ctx;
+
+	return !memcmp(&ns->ids[i], id, sizeof(ns->ids[i]));
+}
+
+const char *tt_names_find(struct tt_names *ns, const struct tt_exe_id *id)
+{
+	uint64_t steps = 0;
+	long i = tt_rowhash_find(&ns->index, tt_exe_id_hash(id), id_eq, ns, id,
+				 &steps);
+
+	return i < 0 ? NULL : ns->names[i].name;
+}
+
+int tt_names_add(struct tt_names *ns, const struct tt_exe_id *id,
+		 const char *name)
+{
+	if (ns->n == ns->cap) {
+		size_t cap = ns->cap ? 2 * ns->cap : 64;
+		struct tt_exe_id *ids = realloc(ns->ids, cap * sizeof(*ids));
+		struct tt_exe_name *names;
+
+		if (!ids)
+			return -1;
+		ns->ids = ids;
+		names = realloc(ns->names, cap * sizeof(*names));
+		if (!names)
+			return -1;
+		ns->names = names;
+		ns->cap = cap;
+	}
+	if (tt_rowhash_add(&ns->index, ns->n, tt_exe_id_hash(id)))
+		return -1;
+	ns->ids[ns->n] = *id;
+	memcpy(ns->names[ns->n].name, name, TT_EXE_LEN);
+	ns->names[ns->n].name[TT_EXE_LEN - 1] = 0;
+	ns->n++;
+	return 0;
+}
+
 void tt_table_tick(struct tt_table *t, double seconds)
 {
 	for (size_t i = 0; i < t->n; i++) {

@@ -69,6 +69,11 @@ void tt_table_begin(struct tt_table *t);
 /* Record the cumulative counts of @key; returns the row or NULL (ENOMEM). */
 struct tt_row *tt_table_set(struct tt_table *t, const struct tt_key *key,
 			    const struct tt_counts *c);
+/* The same for one of several map entries of @key (one interpreter name
+ * from several executables, see struct tt_bkey): the first of a read sets
+ * the row's counts, the others add theirs. */
+struct tt_row *tt_table_add(struct tt_table *t, const struct tt_key *key,
+			    const struct tt_counts *c);
 /* The row of @key or NULL; O(1) expected (hash index). */
 struct tt_row *tt_table_find(struct tt_table *t, const struct tt_key *key);
 /* The row of @key, created with zero counts when new; NULL on ENOMEM. */
@@ -78,6 +83,24 @@ void tt_table_tick(struct tt_table *t, double seconds);
 /* Sum of every row's cumulative counts and deltas. */
 void tt_table_totals(const struct tt_table *t, struct tt_counts *cur,
 		     struct tt_counts *delta);
+
+/* Names of the executables (struct tt_exe_id), as read from the names
+ * map: each is read once. */
+struct tt_names {
+	struct tt_exe_id *ids;
+	struct tt_exe_name *names;
+	size_t n, cap;
+	struct tt_rowhash index;
+};
+
+void tt_names_init(struct tt_names *ns);
+void tt_names_free(struct tt_names *ns);
+/* The name of @id, NULL when not known yet. */
+const char *tt_names_find(struct tt_names *ns, const struct tt_exe_id *id);
+/* Remember @name (TT_EXE_LEN bytes, NUL-terminated here) for @id (not
+ * known yet). 0, or -1 (ENOMEM). */
+int tt_names_add(struct tt_names *ns, const struct tt_exe_id *id,
+		 const char *name);
 
 /* Compare two rows for @by, biggest first (name and uid: ascending); ties
  * broken by exe, comm, uid, tgid so the order is total and stable. */

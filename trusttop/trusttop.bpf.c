@@ -47,16 +47,27 @@ __u64 pmap_full;      /* same, per-process map (LRU: rarely) */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
-	__type(key, struct tt_key);
+	__type(key, struct tt_bkey);
 	__type(value, struct tt_counts);
 } stats SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(max_entries, 16384);
-	__type(key, struct tt_key);
+	__type(key, struct tt_bkey);
 	__type(value, struct tt_counts);
 } pstats SEC(".maps");
+
+/* The name of each executable of a counting key, written once when an
+ * entry is created (user space reads it then). */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16384);
+	__type(key, struct tt_exe_id);
+	__type(value, struct tt_exe_name);
+} names SEC(".maps");
+
+__u64 names_full;     /* executables whose name could not be recorded */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
@@ -150,12 +161,35 @@ static __always_inline int reason_slot_add(struct tt_counts *c, __u32 bits,
 	return 0;
 }
 
-static __always_inline void count(void *map, struct tt_key *key, int verdict,
+/* The exe's basename, as the rows show it (a helper call: only when an
+ * entry is created, and for events). */
+static __always_inline void exe_name(char *out, struct task_struct *task)
+{
+	struct mm_struct *mm = task->mm;
+	struct file *exe = mm ? mm->exe_file : NULL;
+
+	if (exe)
+		bpf_probe_read_kernel_str(out, TT_EXE_LEN,
+					  exe->f_path.dentry->d_name.name);
+}
+
+static __always_inline void count(void *map, struct tt_bkey *key, int verdict,
 				  __u32 reason, __u32 would, __u64 *full)
 {
 	struct tt_counts *c = bpf_map_lookup_elem(map, key);
 
 	if (!c) {
+		struct tt_exe_name n = {};
+
+		/* First count of this key: its name first, so that user space
+		 * never meets an entry it cannot name. */
+		if (!bpf_map_lookup_elem(&names, &key->exe)) {
+			exe_name(n.name, bpf_get_current_task_btf());
+			if (bpf_map_update_elem(&names, &key->exe, &n,
+						BPF_NOEXIST) &&
+			    !bpf_map_lookup_elem(&names, &key->exe))
+				__sync_fetch_and_add(&names_full, 1);
+		}
 		/* Another CPU may create it first: EEXIST is fine. */
 		bpf_map_update_elem(map, key, &zero_counts, BPF_NOEXIST);
 		c = bpf_map_lookup_elem(map, key);
@@ -224,18 +258,25 @@ static __always_inline void fill_path(struct tt_event *e, struct file *file)
 		e->flags |= TT_EV_PATH_TRUNC;
 }
 
-static __always_inline void fill_key(struct tt_key *key, struct task_struct *task)
+static __always_inline void fill_key(struct tt_bkey *key, struct task_struct *task)
 {
 	/* task is a trusted BTF pointer: plain loads (CO-RE relocated, faults
-	 * handled by the JIT) instead of one probe-read helper call per hop. */
+	 * handled by the JIT) instead of one probe-read helper call per hop,
+	 * and no string: the exe's name costed a fifth of the program's run
+	 * time (bpf_probe_read_kernel_str, issue 12). */
 	struct mm_struct *mm = task->mm;
 	struct file *exe = mm ? mm->exe_file : NULL;
 
 	key->uid = (__u32)bpf_get_current_uid_gid();
 	bpf_get_current_comm(key->comm, sizeof(key->comm));
-	if (exe)
-		bpf_probe_read_kernel_str(key->exe, sizeof(key->exe),
-					  exe->f_path.dentry->d_name.name);
+	if (exe) {
+		struct dentry *d = exe->f_path.dentry;
+		struct inode *inode = exe->f_inode;
+
+		key->exe.ino = inode->i_ino;
+		key->exe.dev = inode->i_sb->s_dev;
+		key->exe.name_hash = d->d_name.hash;
+	}
 }
 
 static __always_inline void file_ids(struct file *file, __u32 *dev,
@@ -248,7 +289,7 @@ static __always_inline void file_ids(struct file *file, __u32 *dev,
 	*mode = BPF_CORE_READ(inode, i_mode);
 }
 
-static __always_inline void emit(struct tt_key *key, struct file *file,
+static __always_inline void emit(struct tt_bkey *key, struct file *file,
 				 struct trace_event_raw_trusted_for_verdict___x *tp,
 				 int ret, int policy, __u32 reason, __u32 would,
 				 __u8 source, __u16 flags, const char *name)
@@ -278,7 +319,7 @@ static __always_inline void emit(struct tt_key *key, struct file *file,
 	e->tgid = bpf_get_current_pid_tgid() >> 32;
 	e->uid = key->uid;
 	__builtin_memcpy(e->comm, key->comm, sizeof(e->comm));
-	__builtin_memcpy(e->exe, key->exe, sizeof(e->exe));
+	exe_name(e->exe, bpf_get_current_task_btf());
 	e->dev = dev;
 	e->ino = ino;
 	e->mode = mode;
@@ -315,7 +356,7 @@ static __always_inline void verdict(struct file *file,
 				    __u8 source, __u16 flags, const char *name)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct tt_key key = {};
+	struct tt_bkey key = {};
 	int v;
 
 	if (self_tgid && (bpf_get_current_pid_tgid() >> 32) == self_tgid)

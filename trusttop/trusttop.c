@@ -351,17 +351,44 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-static int read_map(int fd, struct tt_table *t)
+/* Executables' names, read from the names map once each. */
+static struct tt_names exe_names;
+
+/* The name of @id: known, else from the names map (written by the BPF side
+ * before the counting entry), else "?" (names map full: names_full). */
+static const char *exe_name(int names_fd, const struct tt_exe_id *id)
 {
-	struct tt_key key, next;
+	const char *name = tt_names_find(&exe_names, id);
+	struct tt_exe_name n;
+
+	if (name)
+		return name;
+	if (bpf_map_lookup_elem(names_fd, id, &n))
+		return "?";
+	if (tt_names_add(&exe_names, id, n.name))
+		return NULL;
+	return tt_names_find(&exe_names, id);
+}
+
+static int read_map(int fd, int names_fd, struct tt_table *t)
+{
+	struct tt_bkey key, next;
 	struct tt_counts c;
-	struct tt_key *prev = NULL;
+	struct tt_bkey *prev = NULL;
 
 	tt_table_begin(t);
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (bpf_map_lookup_elem(fd, &next, &c) == 0 &&
-		    !tt_table_set(t, &next, &c))
-			return -ENOMEM;
+		if (bpf_map_lookup_elem(fd, &next, &c) == 0) {
+			struct tt_key k = { .uid = next.uid, .tgid = next.tgid };
+			const char *name = exe_name(names_fd, &next.exe);
+
+			if (!name)
+				return -ENOMEM;
+			snprintf(k.exe, sizeof(k.exe), "%s", name);
+			memcpy(k.comm, next.comm, sizeof(k.comm));
+			if (!tt_table_add(t, &k, &c))
+				return -ENOMEM;
+		}
 		key = next;
 		prev = &key;
 	}
@@ -413,9 +440,11 @@ static int tick(struct tt_app *a, struct trusttop_bpf *skel,
 	int e;
 
 	ring_buffer__consume(rb);
-	e = read_map(bpf_map__fd(skel->maps.stats), &a->interp);
+	e = read_map(bpf_map__fd(skel->maps.stats),
+		     bpf_map__fd(skel->maps.names), &a->interp);
 	if (!e && a->per_process)
-		e = read_map(bpf_map__fd(skel->maps.pstats), &a->procs);
+		e = read_map(bpf_map__fd(skel->maps.pstats),
+			     bpf_map__fd(skel->maps.names), &a->procs);
 	if (e)
 		return e;
 	a->elapsed = t - *last;
@@ -619,5 +648,6 @@ out:
 	trusttop_bpf__destroy(skel);
 	tt_table_free(&a->interp);
 	tt_table_free(&a->procs);
+	tt_names_free(&exe_names);
 	return rc;
 }

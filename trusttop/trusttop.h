@@ -38,12 +38,38 @@ struct tt_prof {
 	__u64 ns;	/* time of the timed runs */
 };
 
-/* Counting key: one interpreter (exe basename + comm) run by one uid. */
+/* A row: one interpreter (exe basename + comm) run by one uid. */
 struct tt_key {
 	__u32 uid;
-	__u32 tgid; /* 0 in the per-interpreter map */
+	__u32 tgid; /* 0 in the per-interpreter rows */
 	char exe[TT_EXE_LEN];
 	char comm[TT_COMM_LEN];
+};
+
+/*
+ * The executable as the BPF side names it: no string to read per check,
+ * only loads. The dentry's name hash (salted by its parent) tells apart
+ * the names of one inode (hard links: perl, perl5.36.0) and a reused
+ * inode number under another name; the name itself is read once, when a
+ * counting entry is created, into the names map.
+ */
+struct tt_exe_id {
+	__u64 ino;
+	__u32 dev;	 /* kernel dev_t of the exe's file system */
+	__u32 name_hash; /* d_name.hash of the exe's dentry */
+};
+
+/* Counting key of the BPF maps (stats, pstats): user space turns exe back
+ * into the name (names map) and adds up the entries of one tt_key. */
+struct tt_bkey {
+	__u32 uid;
+	__u32 tgid; /* 0 in the per-interpreter map */
+	struct tt_exe_id exe; /* all zero: no executable (kernel thread) */
+	char comm[TT_COMM_LEN];
+};
+
+struct tt_exe_name {
+	char name[TT_EXE_LEN];
 };
 
 /* Cumulative counters since the programs were loaded; never reset. */

@@ -412,6 +412,64 @@ static void test_hostile_json(void **state)
 	tt_table_free(&a.interp);
 }
 
+/* Map entries of one row (one name, several executables: struct tt_bkey)
+ * add up within a read; the next read starts again from them. */
+static void test_add_entries(void **state)
+{
+	struct tt_table t;
+	struct tt_key k = key("python3", "python3", 1000);
+	struct tt_counts a = counts(10, 1), b = counts(5, 2);
+	struct tt_row *r;
+
+	(void)state;
+	tt_table_init(&t);
+	tt_table_begin(&t);
+	assert_non_null(tt_table_add(&t, &k, &a));
+	r = tt_table_add(&t, &k, &b);
+	assert_non_null(r);
+	tt_table_tick(&t, 1);
+	assert_int_equal(t.n, 1);
+	assert_int_equal(r->cur.checks, 18);
+	assert_int_equal(r->cur.denied, 3);
+	assert_int_equal(r->delta.allowed, 15);
+	a = counts(20, 1);
+	tt_table_begin(&t);
+	tt_table_add(&t, &k, &a);
+	tt_table_add(&t, &k, &b);
+	tt_table_tick(&t, 1);
+	assert_int_equal(r->cur.allowed, 25);
+	assert_int_equal(r->delta.allowed, 10);
+	assert_int_equal(r->delta.denied, 0);
+	tt_table_free(&t);
+}
+
+/* Executables' names: found by their whole identity, NUL-terminated. */
+static void test_exe_names(void **state)
+{
+	struct tt_names ns;
+	struct tt_exe_id a = { .ino = 42, .dev = 8, .name_hash = 7 }, b = a;
+	char long_name[TT_EXE_LEN], perl[TT_EXE_LEN] = "perl5.36.0";
+
+	(void)state;
+	tt_names_init(&ns);
+	assert_null(tt_names_find(&ns, &a));
+	memset(long_name, 'p', sizeof(long_name));
+	assert_int_equal(tt_names_add(&ns, &a, long_name), 0);
+	b.name_hash = 8; /* a hard link of the same inode: another name */
+	assert_null(tt_names_find(&ns, &b));
+	assert_int_equal(tt_names_add(&ns, &b, perl), 0);
+	assert_string_equal(tt_names_find(&ns, &a), "ppppppppppppppp");
+	assert_string_equal(tt_names_find(&ns, &b), "perl5.36.0");
+	for (uint32_t i = 0; i < 1000; i++) {
+		struct tt_exe_id c = { .ino = i, .dev = 9 };
+		char n[TT_EXE_LEN] = "x";
+
+		assert_int_equal(tt_names_add(&ns, &c, n), 0);
+	}
+	assert_string_equal(tt_names_find(&ns, &b), "perl5.36.0");
+	tt_names_free(&ns);
+}
+
 /*
  * One read of a full map (16384 distinct keys, the BPF maps' size) costs
  * O(n) operations: the rows and hash slots examined by the lookups are
@@ -492,6 +550,8 @@ int main(void)
 		cmocka_unit_test(test_shown_ring),
 		cmocka_unit_test(test_hostile_json),
 		cmocka_unit_test(test_many_rows_linear),
+		cmocka_unit_test(test_add_entries),
+		cmocka_unit_test(test_exe_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
