@@ -2,14 +2,20 @@
 # Benchmark (not a test, but its counts are checked): cost of trusttop on
 # exec checks.
 #  - checks/s of PROCS concurrent tight trusted_for_exec() loops (tt-workload)
-#    without and with trusttop attached, alternating in the same run;
+#    without and with trusttop attached, alternating in the same run (odd
+#    rounds without first, even rounds with first), each round's slowdown
+#    and the load printed with it;
 #  - trusttop's own CPU time per second of wall time during the loops;
 #  - exactness, every round: each worker reports N allowed checks and no
 #    other answer (its own count), and trusttop counts PROCS * N checks for
 #    them.  A wrong count exits 1.
 # Goals (issue 12): slowdown <= 5 % on mainline (AT_EXECVE_CHECK), <= 15 %
 # on the patched kernel (trusted_for, in the VM); the verdict compares the
-# unrounded slowdown, computed from the total checks over the total time.
+# unrounded slowdown, computed from the total checks over the total time
+# (the median of the rounds is printed beside it), and the goal the kernel
+# cannot measure is named as not measured.  Other trusttops attached to the
+# same events (other users of the machine) tax both columns: their number
+# is printed with the load.
 # As root, after `make -C trusttop`.
 # usage: bench/trusttop-overhead.sh [CHECKS_PER_PROCESS] [ROUNDS] [PROCS]
 #   defaults 200000 3 4
@@ -29,9 +35,10 @@ WORKLOAD=$B/tt-workload
 [ -x "$TRUSTTOP" ] && [ -x "$WORKLOAD" ] || {
 	echo "trusttop-overhead: no $TRUSTTOP or $WORKLOAD: run 'make -C trusttop' first" >&2; exit 2; }
 backend=$("$WORKLOAD" -P)
+# Both goals of issue 12; this kernel measures one of them.
 case $backend in
-trusted_for*) goal=15 ;;
-*execve_check*) goal=5 ;;
+trusted_for*) goal=15 other="AT_EXECVE_CHECK <= 5%: not measured here (needs Linux >= 6.14 without trusted_for)" ;;
+*execve_check*) goal=5 other="trusted_for <= 15%: not measured here (needs the patched kernel: in the VM)" ;;
 *)
 	echo "trusttop-overhead: this kernel has neither trusted_for(2) nor AT_EXECVE_CHECK ($backend): no exec checks to measure" >&2
 	exit 2 ;;
@@ -42,21 +49,33 @@ trap '[ -n "$TT_PID" ] && kill $TT_PID 2>/dev/null; rm -rf "$D"' EXIT
 cp "$WORKLOAD" "$D/tt-bench"
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
 bad=0
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+# Programs of another trusttop already attached to the same events tax
+# both columns (said with the load, not subtracted).
+foreign=$(bpftool prog show --json 2> /dev/null |
+	jq '[.[] | select(.name | test("^(tf_verdict|execveat)"))] | length' 2> /dev/null)
 
 now() { date +%s.%N; }
-# run TAG: PROCS workers at once; prints the elapsed seconds (unrounded);
-# every worker must report N allowed checks and nothing else.
+# run TAG: PROCS workers at once; prints the elapsed seconds (unrounded)
+# and leaves the workers' CPU seconds (user + system, where the BPF
+# programs run) in $D/cpu; every worker must report N allowed checks and
+# nothing else.
 run() {
 	local t0 t1 i pids=() out
 	t0=$(now)
 	for i in $(seq "$PROCS"); do
-		"$D/tt-bench" -c tt-bench -n "$N" "$D/ok.sh" > "$D/w$i.out" 2>&1 &
+		( "$D/tt-bench" -c tt-bench -n "$N" "$D/ok.sh" > "$D/w$i.out" 2>&1
+		  rc=$?; times > "$D/w$i.times"; exit $rc ) &
 		pids+=($!)
 	done
 	for i in "${!pids[@]}"; do
 		wait "${pids[$i]}" || echo "worker $((i + 1)) exited $?" >> "$D/w-errors"
 	done
 	t1=$(now)
+	# bash's times: the children's "XmY.YYYs XmY.YYYs" on the second line
+	cat "$D"/w*.times | awk 'NR % 2 == 0 { for (f = 1; f <= 2; f++) {
+		split($f, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } }
+		END { printf "%.3f\n", t }' > "$D/cpu"
 	for i in $(seq "$PROCS"); do
 		out=$(cat "$D/w$i.out")
 		[ "$out" = "allowed $N denied 0 errors 0" ] ||
@@ -69,7 +88,9 @@ cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
 base_t=0 with_t=0 cpu=0 wall=0
 issued=$((N * PROCS))
 for r in $(seq "$ROUNDS"); do
-	b=$(run "round $r without")
+	# Odd rounds run without trusttop first, even rounds last: what the
+	# order does (warm caches, the previous round's clean-up) cancels.
+	[ $((r % 2)) = 1 ] && b=$(run "round $r without") && bc_=$(cat "$D/cpu")
 	rm -f "$D/out.json"
 	"$TRUSTTOP" --json -d 1 > "$D/out.json" 2> "$D/err" &
 	TT_PID=$!
@@ -78,12 +99,16 @@ for r in $(seq "$ROUNDS"); do
 		sleep 0.1
 	done
 	c0=$(cpu_ticks "$TT_PID"); t0=$(now)
-	w=$(run "round $r with")
+	w=$(run "round $r with"); wc_=$(cat "$D/cpu")
 	c1=$(cpu_ticks "$TT_PID"); t1=$(now)
 	kill -TERM "$TT_PID"; wait "$TT_PID"; TT_PID=
+	[ $((r % 2)) = 0 ] && b=$(run "round $r without") && bc_=$(cat "$D/cpu")
 	counted=$(tail -n 1 "$D/out.json" | jq '[.interpreters[] | select(.exe == "tt-bench") | .checks] | add')
-	printf 'round %d: without %.0f checks/s, with %.0f checks/s, trusttop counted %s of %d issued\n' \
-		"$r" "$(echo "$issued / $b" | bc -l)" "$(echo "$issued / $w" | bc -l)" "$counted" "$issued"
+	printf 'round %d: without %.0f checks/s, with %.0f checks/s, slowdown %.2f%%; workers CPU %.2f s without, %.2f s with (%+.2f%%); trusttop counted %s of %d issued; load %s\n' \
+		"$r" "$(echo "$issued / $b" | bc -l)" "$(echo "$issued / $w" | bc -l)" \
+		"$(echo "100 * (1 - $b / $w)" | bc -l)" "$bc_" "$wc_" \
+		"$(echo "100 * ($wc_ / $bc_ - 1)" | bc -l)" "$counted" "$issued" "$(load)"
+	echo "$b $w $bc_ $wc_" >> "$D/rounds"
 	[ -n "${BENCH_DEBUG:-}" ] && tail -n 1 "$D/out.json" | jq -c "[.map_full, .ringbuf_drops, (.interpreters[] | select(.exe == \"tt-bench\") | [.comm, .uid, .checks, .allowed, .denied, .errors])]"
 	if [ "$counted" != "$issued" ]; then
 		echo "round $r: WRONG COUNT: trusttop counted $counted checks, $issued were issued" >&2
@@ -100,14 +125,25 @@ for r in $(seq "$ROUNDS"); do
 	wall=$(echo "$wall + $t1 - $t0" | bc -l)
 done
 hz=$(getconf CLK_TCK)
-echo "backend: $backend, $PROCS processes x $N checks x $ROUNDS rounds, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "$issued $ROUNDS $base_t $with_t $cpu $hz $wall $goal" | awk '{
+echo "backend: $backend, $PROCS processes x $N checks x $ROUNDS rounds, $(nproc) CPUs, load $(load), other trusttop programs attached: ${foreign:-?}"
+median=$(awk '{ print 100 * (1 - $1 / $2) }' "$D/rounds" | sort -g |
+	awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+echo "$issued $ROUNDS $base_t $with_t $cpu $hz $wall $goal $median" | awk '{
 	base = $1 * $2 / $3; with = $1 * $2 / $4; slow = 100 * (1 - with / base)
 	printf "mean without trusttop: %.0f checks/s\n", base
 	printf "mean with trusttop:    %.0f checks/s\n", with
 	printf "trusttop CPU: %.3f s per s of wall time at that rate\n", ($5 / $6) / $7
-	printf "slowdown %.2f%%  goal <= %d%%: %s\n", slow, $8, slow <= $8 ? "MET" : "MISSED"
+	printf "slowdown %.2f%% (with/without %.4f; median of the rounds %.2f%%)  goal <= %d%%: %s\n", slow, with / base, $9, $8, slow <= $8 ? "MET" : "MISSED"
 }'
+# The same cost in CPU time: the CPU seconds the workers needed for the
+# same checks, with trusttop against without (less sensitive to what else
+# the machine runs than wall time; the goal verdict above is on wall time).
+awk -v goal="$goal" '{ b += $3; w += $4 } END {
+	slow = 100 * (1 - b / w)
+	printf "CPU time per check: without %.2f us, with %.2f us, slowdown %.2f%% (without/with %.4f)  goal <= %d%%: %s\n",
+		1e6 * b / (NR * '"$issued"'), 1e6 * w / (NR * '"$issued"'), slow, b / w, goal, slow <= goal ? "MET" : "MISSED"
+}' "$D/rounds"
+echo "goal $other"
 if [ "$bad" = 0 ]; then
 	echo "counts: exact in every round"
 else
