@@ -384,6 +384,7 @@ static int read_map(int fd, int names_fd, struct tt_table *t)
 
 			if (!name)
 				return -ENOMEM;
+			c.checks = c.allowed + c.denied; /* see trusttop.h */
 			snprintf(k.exe, sizeof(k.exe), "%s", name);
 			memcpy(k.comm, next.comm, sizeof(k.comm));
 			if (!tt_table_add(t, &k, &c))

@@ -74,7 +74,8 @@ struct tt_exe_name {
 
 /* Cumulative counters since the programs were loaded; never reset. */
 struct tt_counts {
-	__u64 checks;  /* verdicts seen: allowed + denied */
+	__u64 checks;  /* verdicts seen: allowed + denied; the BPF side leaves
+			* it 0, user space sets it when it reads the map */
 	__u64 allowed;
 	__u64 denied;
 	__u64 errors;  /* AT_EXECVE_CHECK failing otherwise (not EBADF) */
