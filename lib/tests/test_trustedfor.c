@@ -229,29 +229,19 @@ static void test_policy_readback(void **state)
 	assert_int_equal(policy, want);
 }
 
-/* Confine the calling process: system call @nr fails with @err; 0 or -1. */
-static int filter_syscall(unsigned int nr, unsigned int err)
-{
-	struct sock_filter filter[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = 4, .filter = filter };
-
-	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
-		return -1;
-	return 0;
-}
-
 /* Without the patched kernel, syscall 451 must never be issued: a seccomp
  * filter turns it into EPERM, and the library must still say ENOSYS.
  */
 static void test_no_blind_syscall_451(void **state)
 {
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TF_SYSCALL_NR, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = filter };
 	int status;
 	pid_t pid;
 
@@ -265,7 +255,8 @@ static void test_no_blind_syscall_451(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (filter_syscall(TF_SYSCALL_NR, EPERM))
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
 			_exit(3);
 		/* Sanity: the filter does catch a direct call. */
 		if (syscall(TF_SYSCALL_NR, 0, 1, 0) != -1 || errno != EPERM)
@@ -289,8 +280,16 @@ static void test_no_blind_syscall_451(void **state)
 static void test_filtered_call_fails_closed(void **state)
 {
 	enum tf_backend backend = tf_backend_detect();
-	unsigned int nr = backend == TF_BACKEND_TRUSTED_FOR ? TF_SYSCALL_NR :
-			  SYS_execveat;
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K,
+			 backend == TF_BACKEND_TRUSTED_FOR ? TF_SYSCALL_NR :
+			 SYS_execveat, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | ENOSYS),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = filter };
 	int status, fd;
 	pid_t pid;
 
@@ -306,10 +305,13 @@ static void test_filtered_call_fails_closed(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (filter_syscall(nr, ENOSYS))
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
 			_exit(3);
 		/* Sanity: the filter does answer ENOSYS to a direct call. */
-		if (syscall(nr, -1, 0, 0, 0, 0) != -1 || errno != ENOSYS)
+		if (syscall(backend == TF_BACKEND_TRUSTED_FOR ? TF_SYSCALL_NR :
+			    SYS_execveat, -1, 0, 0, 0, 0) != -1 ||
+		    errno != ENOSYS)
 			_exit(4);
 		if (trusted_for_exec(fd) != -1)
 			_exit(5);
