@@ -134,28 +134,16 @@ int tf_execve_check(int fd)
 
 int trusted_for_exec(int fd)
 {
-	int ret;
-
 	switch (tf_backend_detect()) {
 	case TF_BACKEND_TRUSTED_FOR:
-		ret = tf_trusted_for(fd, TF_USAGE_EXECUTION, 0);
-		break;
+		return tf_trusted_for(fd, TF_USAGE_EXECUTION, 0);
 	case TF_BACKEND_EXECVE_CHECK:
-		ret = tf_execve_check(fd);
+		return tf_execve_check(fd);
+	case TF_BACKEND_NONE:
 		break;
-	default:
-		errno = ENOSYS;
-		return -1;
 	}
-	/*
-	 * The kernel has the interface (detected above), so ENOSYS comes from
-	 * a filter in front of it: a seccomp profile that does not know the
-	 * system call.  Passing it on would send the caller to its fallback
-	 * rule with the kernel's policy never asked: the call was refused.
-	 */
-	if (ret < 0 && errno == ENOSYS)
-		errno = EPERM;
-	return ret;
+	errno = ENOSYS;
+	return -1;
 }
 
 const char *tf_reason_name(unsigned int bit)

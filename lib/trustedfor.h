@@ -76,9 +76,7 @@ int tf_policy_read(int *policy);
  * May the content of @fd be executed by an interpreter?
  * Returns 0 when allowed, -1 with errno otherwise: EACCES when denied,
  * ENOSYS when the kernel has neither interface (apply your own rule; see
- * README "When the kernel cannot answer"), EPERM when it has one but the
- * call did not reach it (a seccomp filter answering ENOSYS or EPERM: refuse),
- * EBADF, EINVAL...
+ * README "When the kernel cannot answer"), EBADF, EINVAL...
  */
 int trusted_for_exec(int fd);
 
