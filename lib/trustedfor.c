@@ -17,6 +17,8 @@ static const char *const reason_names[TF_REASON_COUNT] = {
 	"file_perm",	/* TF_REASON_FILE_PERM */
 	"not_regular",	/* TF_REASON_NOT_REGULAR */
 	"pseudo_fs",	/* TF_REASON_PSEUDO_FS */
+	"write_busy",	/* TF_REASON_WRITE_BUSY */
+	"lsm",		/* TF_REASON_LSM */
 };
 
 bool tf_kernel_has_trusted_for(void)

@@ -39,8 +39,11 @@ extern "C" {
 #define TF_REASON_FILE_PERM 0x2u
 #define TF_REASON_NOT_REGULAR 0x4u
 #define TF_REASON_PSEUDO_FS 0x8u
-#define TF_REASON_ALL 0xfu
-#define TF_REASON_COUNT 4
+/* Only for execveat(AT_EXECVE_CHECK) refusals on the patched kernel: */
+#define TF_REASON_WRITE_BUSY 0x10u /* ETXTBSY: the file is open for writing */
+#define TF_REASON_LSM 0x20u	   /* an LSM refused the exec credentials */
+#define TF_REASON_ALL 0x3fu
+#define TF_REASON_COUNT 6
 
 /* Mainline's execveat(2) flag (uapi/linux/fcntl.h since 6.14). */
 #ifndef AT_EXECVE_CHECK

@@ -122,9 +122,12 @@ static void test_reason_parse(void **state)
 	assert_int_equal(tf_reason_parse("file_perm,bogus", &r), -1);
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(tf_reason_parse("file_per", &r), -1);
-	assert_null(tf_reason_name(0x10));
+	assert_null(tf_reason_name(0x40));
 	assert_string_equal(tf_reason_name(TF_REASON_NOT_REGULAR),
 			    "not_regular");
+	/* The names of the kernel's AT_EXECVE_CHECK reasons (patch 8). */
+	assert_string_equal(tf_reason_name(TF_REASON_WRITE_BUSY), "write_busy");
+	assert_string_equal(tf_reason_name(TF_REASON_LSM), "lsm");
 }
 
 /*
