@@ -11,13 +11,42 @@
 # read-only (but for its own work directory), so that a regression is seen (strace shows the attempt) without
 # harming the machine.
 # Prints: RESULT kernel-selftests-host <passed> <failed> [<skipped>]
-# usage: kernel/selftests-skip.sh [TEST_BINARY]
+# First runs the AT_EXECVE_CHECK selftest on this kernel (see below):
+#         RESULT execve-check-host <passed> <failed> [<skipped>]
+# usage: kernel/selftests-skip.sh [TEST_BINARY [EXECVE_CHECK_TEST_BINARY]]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 SUITE=kernel-selftests-host
 . "$top/tests/lib/assert.sh"
 bin=${1:-$top/build/kernel/selftests/trusted_for_test}
 checks=12
+
+# The AT_EXECVE_CHECK selftest is written to pass on mainline (>= 6.14)
+# as on the patched kernel: the same binary runs here, on the host's
+# kernel, and in the VM (tests/vm/cases/kernel-selftests.sh), and each run
+# must give the verdicts the test states for its corpus ("# corpus:"
+# lines), so the two kernels agree case by case.  A kernel without the
+# flag (Debian's 6.1) refuses it with EINVAL: skipped.
+ebin=${2:-$top/build/kernel/selftests/execve_check_test}
+echk=$(python3 -c '
+import ctypes, os
+libc = ctypes.CDLL(None, use_errno=True)
+# execveat(AT_FDCWD, missing file, NULL, NULL, AT_EXECVE_CHECK): ENOENT
+# when the flag is known, EINVAL when it is not.
+r = libc.syscall(322, -100, b"/nonexistent/execve-check-probe", None, None, 0x10000)
+print(os.strerror(ctypes.get_errno()) if r else "ok")' 2>&1)
+if [ "$(id -u)" != 0 ]; then
+	echo "SKIPPED execve-check-host: needs root (mounts a tmpfs) (1 checks)"
+	echo "RESULT execve-check-host 0 0 1"
+elif [ ! -x "$ebin" ]; then
+	echo "SKIPPED execve-check-host: $ebin not built: run 'make kernel' (1 checks)"
+	echo "RESULT execve-check-host 0 0 1"
+elif [ "$echk" != "No such file or directory" ]; then
+	echo "SKIPPED execve-check-host: this kernel has no AT_EXECVE_CHECK (probe: $echk) (1 checks)"
+	echo "RESULT execve-check-host 0 0 1"
+else
+	"$top/tests/lib/tap-result.sh" execve-check-host "$ebin"
+fi
 
 [ -e /proc/sys/fs/trust_policy ] &&
 	t_skip_suite $SUITE $checks "this kernel has trusted_for(2): the selftests run, the VM case checks them"

@@ -108,6 +108,14 @@ else
 	echo "not ok - no $bin: run 'make kernel-debug'"
 	echo "RESULT kernel-debug-selftests 0 1 0"
 fi
+# AT_EXECVE_CHECK and the exec securebits, under the debug options too.
+ebin=${TF_EXECVE_CHECK_BIN:-build/kernel-debug/selftests/execve_check_test}
+if [ -x "$ebin" ]; then
+	tests/lib/tap-result.sh kernel-debug-execve-check "$ebin"
+else
+	echo "not ok - no $ebin: run 'make kernel-debug'"
+	echo "RESULT kernel-debug-execve-check 0 1 0"
+fi
 echo "# selftests: $(elapsed "$t0") s"
 
 # 2. The stress, audit on.

@@ -41,6 +41,17 @@ t_eq "AppArmor is in the LSM stack" 1 \
 	"$(tr , '\n' < /sys/kernel/security/lsm | grep -cx apparmor)"
 rm -f "$tap_out"
 
+# The AT_EXECVE_CHECK selftest: the binary the host suite also runs on the
+# host's mainline kernel (kernel/selftests-skip.sh); here its tracepoint
+# test must run, not skip.
+ebin=${TF_EXECVE_CHECK_BIN:-build/kernel/selftests/execve_check_test}
+tap_out=$(mktemp /tmp/tf-selftests-tap.XXXXXX)
+tests/lib/tap-result.sh execve-check "$ebin" | tee "$tap_out"
+t_eq "the execve_check_verdict tracepoint test ran" 1 \
+	"$(grep -cE '^ok [0-9]+ corpus\.tracepoint$' "$tap_out")"
+t_eq "every corpus verdict printed" 18 "$(grep -c '^# corpus: ' "$tap_out")"
+rm -f "$tap_out"
+
 t_eq "fs.trust_policy restored" 1 "$(cat /proc/sys/fs/trust_policy)"
 t_eq "audit status restored (enabled, no daemon left)" "$audit_before" \
 	"$(auditctl -s | grep -E '^(enabled|pid) ')"
@@ -51,7 +62,7 @@ else
 	t_fail "global trace buffer cleared (marker gone)"
 fi
 t_eq "no tracefs instance left" "" "$(ls $T/instances)"
-t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* 2>/dev/null)"
+t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* execve_check.* 2>/dev/null)"
 echo 0 > $EV/enable
 echo 0 > /proc/sys/fs/trust_policy
 t_done kernel-selftests-state
@@ -94,17 +105,17 @@ rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'
 t_eq "exit status 0 (passes and skips)" 0 "$rc"
 tap() { printf '%s\n' "$out" | grep -cE "$1"; }
-# 8 audit tests; 5 tracepoint tests and matrix.reasons in 4 variants.
-t_eq "audit tests skipped: auditd is running" 8 \
+# 9 audit tests; 5 tracepoint tests and matrix.reasons in 4 variants.
+t_eq "audit tests skipped: auditd is running" 9 \
 	"$(tap "^ok [0-9]+ # SKIP an audit daemon is running \\(pid $auditd_pid\\)$")"
 t_eq "tracefs tests skipped: no tracefs" 9 \
 	"$(tap '^ok [0-9]+ # SKIP no tracefs with the trusted_for events$')"
-t_eq "no other skip" 17 "$(tap '^ok [0-9]+ # SKIP')"
+t_eq "no other skip" 18 "$(tap '^ok [0-9]+ # SKIP')"
 t_eq "the 13 others passed" 13 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
 t_eq "none failed" 0 "$(tap '^not ok')"
-t_eq "plan of 30" 1 "$(tap '^1\.\.30$')"
+t_eq "plan of 31" 1 "$(tap '^1\.\.31$')"
 t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
-t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* 2>/dev/null)"
+t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* execve_check.* 2>/dev/null)"
 kill $auditd_pid
 wait $auditd_pid 2>/dev/null
 t_done kernel-selftests-degraded
