@@ -149,6 +149,12 @@ unsigned int pc_eval(int policy, enum pc_model model,
 			return TF_REASON_NOEXEC_MOUNT;
 		if (pc_inode_permission(ino, subj, PC_MAY_EXEC))
 			return TF_REASON_FILE_PERM;
+		/*
+		 * Only once the open succeeded: deny_write_access() -> ETXTBSY
+		 * while any file description has it open for writing.
+		 */
+		if (ino->open_for_write)
+			return TF_REASON_WRITE_BUSY;
 		return 0;
 	}
 	/*

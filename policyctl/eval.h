@@ -41,6 +41,13 @@ struct pc_inode {
 	/* the system.posix_acl_access entries in kernel order; NULL: none */
 	const struct pc_acl_entry *acl;
 	size_t acl_count;
+	/*
+	 * Some open file description has it open for writing (the inode's
+	 * i_writecount > 0): fs/exec.c do_open_execat()'s
+	 * deny_write_access() fails with ETXTBSY (reason write_busy).
+	 * Only PC_MODEL_EXECVE_CHECK looks at it.
+	 */
+	bool open_for_write;
 };
 
 /* Where it lives. */
@@ -93,7 +100,9 @@ int pc_inode_permission(const struct pc_inode *ino,
  * reasons (not_regular, pseudo_fs, noexec_mount with bit 0) and, only when
  * none applies, the permission check: MAY_READ, plus MAY_EXEC with bit 1.
  * Under policy 0 a file the subject cannot read is still refused
- * (file_perm). @policy is ignored for PC_MODEL_EXECVE_CHECK.
+ * (file_perm). @policy is ignored for PC_MODEL_EXECVE_CHECK, which gives
+ * one reason, in fs/exec.c's order: not_regular, noexec_mount, file_perm
+ * (MAY_EXEC alone), then write_busy for a file open for writing.
  */
 unsigned int pc_eval(int policy, enum pc_model model,
 		     const struct pc_fsinfo *fs, const struct pc_inode *ino,

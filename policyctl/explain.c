@@ -20,8 +20,8 @@
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: policyctl explain --policy N [--user NAME|UID]... "
-			"[--model trusted_for|execve_check] [--json] FILE...\n");
+	fprintf(stderr, "usage: policyctl explain --policy N [--user NAME|UID]... [--json] FILE...\n"
+			"       policyctl explain --model execve_check [--user NAME|UID]... [--json] FILE...\n");
 }
 
 int pc_cmd_explain(int argc, char **argv)
@@ -37,6 +37,7 @@ int pc_cmd_explain(int argc, char **argv)
 	struct pc_check c = { .policy = -1 };
 	enum pc_model model = PC_MODEL_TRUSTED_FOR;
 	struct json_object *arr = NULL;
+	struct pc_writers writers = { 0 };
 	bool json = false, any_denied = false, failed = false;
 	char err[512], rs[128];
 	const char *why;
@@ -96,8 +97,10 @@ int pc_cmd_explain(int argc, char **argv)
 		usage();
 		goto out;
 	}
-	if (model == PC_MODEL_EXECVE_CHECK)
-		c.policy = 3;
+	if (model == PC_MODEL_EXECVE_CHECK && c.policy >= 0) {
+		pc_err("explain: --policy is for trusted_for(2); execveat(AT_EXECVE_CHECK) has none");
+		goto out;
+	}
 	if (optind >= argc) {
 		pc_err("explain: name at least one FILE");
 		usage();
@@ -105,6 +108,12 @@ int pc_cmd_explain(int argc, char **argv)
 	}
 	if (pc_check_init(&c, err, sizeof(err)) < 0) {
 		pc_err("explain: %s", err);
+		goto out;
+	}
+	if (model == PC_MODEL_EXECVE_CHECK &&
+	    pc_writers_load(&writers, "/proc") < 0) {
+		pc_err("explain: cannot list the files open for writing in /proc: %s",
+		       strerror(errno));
 		goto out;
 	}
 	if (json)
@@ -120,13 +129,14 @@ int pc_cmd_explain(int argc, char **argv)
 		const char *why = NULL;
 
 		if (statx(AT_FDCWD, path, 0, STATX_TYPE | STATX_MODE |
-			  STATX_UID | STATX_GID | STATX_MNT_ID, &stx) < 0 ||
+			  STATX_UID | STATX_GID | STATX_INO | STATX_MNT_ID, &stx) < 0 ||
 		    pc_facts_fs(&c.mounts, &stx, path, &fs, &why) < 0 ||
 		    pc_facts_load(&f, &stx, -1, path) < 0) {
 			pc_err("explain: %s: %s", path, why ? why : strerror(errno));
 			failed = true;
 			continue;
 		}
+		f.ino.open_for_write = pc_writers_has(&writers, &stx);
 		n = pc_check_subjects(&c, stx.stx_uid, subs,
 				      c.nusers ? c.nusers : 2);
 		for (size_t s = 0; s < n; s++) {
@@ -140,14 +150,25 @@ int pc_cmd_explain(int argc, char **argv)
 				pc_json_add_bytes(o, "path", path);
 				pc_json_add_bytes(o, "user", subs[s]->name);
 				json_object_object_add(o, "uid", json_object_new_int64(subs[s]->uid));
-				json_object_object_add(o, "policy", json_object_new_int(c.policy));
+				if (model == PC_MODEL_EXECVE_CHECK) {
+					json_object_object_add(o, "policy", NULL);
+					json_object_object_add(o, "model",
+							       json_object_new_string("execve_check"));
+				} else {
+					json_object_object_add(o, "policy",
+							       json_object_new_int(c.policy));
+				}
 				json_object_object_add(o, "verdict",
 						       json_object_new_string(r ? "deny" : "allow"));
 				json_object_object_add(o, "reasons", pc_json_reasons(r));
 				json_object_array_add(arr, o);
 			} else {
-				printf("%s %s policy=%d user=", r ? "deny " : "allow",
-				       tf_reason_str(r, rs, sizeof(rs)), c.policy);
+				printf("%s %s ", r ? "deny " : "allow",
+				       tf_reason_str(r, rs, sizeof(rs)));
+				if (model == PC_MODEL_EXECVE_CHECK)
+					printf("model=execve_check user=");
+				else
+					printf("policy=%d user=", c.policy);
 				tf_fputs_escaped(subs[s]->name, stdout);
 				putchar(' ');
 				tf_fputs_escaped(path, stdout);
@@ -159,6 +180,7 @@ int pc_cmd_explain(int argc, char **argv)
 		pc_json_print(arr, stdout);
 	rc = failed ? PC_EXIT_ERROR : any_denied ? PC_EXIT_DENIED : PC_EXIT_OK;
 out:
+	pc_writers_free(&writers);
 	json_object_put(arr);
 	pc_check_free(&c);
 	free(c.users);

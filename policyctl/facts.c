@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/sysmacros.h>
 #include <sys/statvfs.h>
 #include <sys/xattr.h>
 #include <unistd.h>
@@ -223,4 +226,114 @@ int pc_facts_fs(struct pc_mounts *ms, const struct statx *stx,
 		return 0; /* its type alone decides */
 	*why = "its mount is in no mount table this process can read (outside its root?): cannot tell whether it is a pseudo filesystem";
 	return -1;
+}
+
+static int cmp_writer(const void *a, const void *b)
+{
+	const struct pc_writer *x = a, *y = b;
+
+	if (x->dev != y->dev)
+		return x->dev < y->dev ? -1 : 1;
+	if (x->ino != y->ino)
+		return x->ino < y->ino ? -1 : 1;
+	return 0;
+}
+
+static unsigned long long stx_dev(const struct statx *stx)
+{
+	return makedev(stx->stx_dev_major, stx->stx_dev_minor);
+}
+
+/* Add the files process @pid (a directory of @proc) has open for writing. */
+static int scan_pid(struct pc_writers *w, size_t *cap, int procfd,
+		    const char *pid)
+{
+	char dir[300];
+	struct dirent *e;
+	DIR *d;
+	int dfd;
+
+	snprintf(dir, sizeof(dir), "%s/fd", pid);
+	dfd = openat(procfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0 || !(d = fdopendir(dfd))) {
+		if (dfd >= 0)
+			close(dfd);
+		if (errno != ENOENT) /* ENOENT: it exited */
+			w->unseen++;
+		return 0;
+	}
+	while ((e = readdir(d))) {
+		struct stat link;
+		struct statx stx;
+
+		if (e->d_name[0] == '.')
+			continue;
+		/* the link's mode: S_IWUSR when the description has FMODE_WRITE */
+		if (fstatat(dfd, e->d_name, &link, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !(link.st_mode & S_IWUSR))
+			continue;
+		if (statx(dfd, e->d_name, 0, STATX_TYPE | STATX_INO, &stx) < 0 ||
+		    !S_ISREG(stx.stx_mode))
+			continue;
+		if (w->n == *cap) {
+			size_t ncap = *cap ? *cap * 2 : 64;
+			struct pc_writer *v = realloc(w->v, ncap * sizeof(*v));
+
+			if (!v) {
+				closedir(d);
+				return -1;
+			}
+			w->v = v;
+			*cap = ncap;
+		}
+		w->v[w->n].dev = stx_dev(&stx);
+		w->v[w->n].ino = stx.stx_ino;
+		w->n++;
+	}
+	closedir(d);
+	return 0;
+}
+
+int pc_writers_load(struct pc_writers *w, const char *proc)
+{
+	size_t cap = 0, out = 0;
+	struct dirent *e;
+	DIR *d;
+
+	memset(w, 0, sizeof(*w));
+	if (!(d = opendir(proc)))
+		return -1;
+	while ((e = readdir(d))) {
+		if (!e->d_name[0] || strspn(e->d_name, "0123456789") != strlen(e->d_name))
+			continue;
+		if (scan_pid(w, &cap, dirfd(d), e->d_name) < 0) {
+			int err = errno;
+
+			closedir(d);
+			pc_writers_free(w);
+			errno = err;
+			return -1;
+		}
+	}
+	closedir(d);
+	if (w->n)
+		qsort(w->v, w->n, sizeof(*w->v), cmp_writer);
+	for (size_t i = 0; i < w->n; i++)
+		if (!out || cmp_writer(&w->v[out - 1], &w->v[i]))
+			w->v[out++] = w->v[i];
+	w->n = out;
+	return 0;
+}
+
+bool pc_writers_has(const struct pc_writers *w, const struct statx *stx)
+{
+	struct pc_writer key = { stx_dev(stx), stx->stx_ino };
+
+	return w->n && bsearch(&key, w->v, w->n, sizeof(*w->v), cmp_writer);
+}
+
+void pc_writers_free(struct pc_writers *w)
+{
+	free(w->v);
+	memset(w, 0, sizeof(*w));
 }

@@ -34,4 +34,32 @@ int pc_facts_load(struct pc_file_facts *f, const struct statx *stx, int fd,
 int pc_facts_fs(struct pc_mounts *ms, const struct statx *stx,
 		const char *path, struct pc_fsinfo *fs, const char **why);
 
+/*
+ * The regular files some process has open for writing: every
+ * /proc/PID/fd/N whose link mode has the owner write bit (the kernel sets it
+ * from the file description's FMODE_WRITE, which is what makes the inode's
+ * i_writecount positive), identified by device and inode. Without
+ * CAP_SYS_PTRACE only the caller's own processes can be seen; writable
+ * shared memory mappings whose descriptor was closed are not seen.
+ */
+struct pc_writer {
+	unsigned long long dev; /* makedev(stx_dev_major, stx_dev_minor) */
+	unsigned long long ino;
+};
+struct pc_writers {
+	struct pc_writer *v; /* sorted, no duplicates */
+	size_t n;
+	unsigned long long unseen; /* processes whose fds could not be read */
+};
+
+/*
+ * Scan @proc ("/proc"; another directory of the same layout in tests) into
+ * @w. Returns 0, or -1 with errno when @proc cannot be read or memory runs
+ * out (@w then empty).
+ */
+int pc_writers_load(struct pc_writers *w, const char *proc);
+/* Is the file of @stx open for writing in @w? */
+bool pc_writers_has(const struct pc_writers *w, const struct statx *stx);
+void pc_writers_free(struct pc_writers *w);
+
 #endif /* PC_FACTS_H */

@@ -34,7 +34,7 @@ static const struct pc_subject root_nocap = { 0, 0, root_groups, 1, false, false
 
 static struct pc_inode file(mode_t perm, uid_t uid, gid_t gid)
 {
-	struct pc_inode i = { S_IFREG | perm, uid, gid, NULL, 0 };
+	struct pc_inode i = { S_IFREG | perm, uid, gid, NULL, 0, false };
 
 	return i;
 }
@@ -96,9 +96,9 @@ static void test_root_capabilities(void **state)
 
 static void test_static_reasons(void **state)
 {
-	struct pc_inode fifo = { S_IFIFO | 0777, 0, 0, NULL, 0 };
-	struct pc_inode dir = { S_IFDIR | 0755, 0, 0, NULL, 0 };
-	struct pc_inode chr = { S_IFCHR | 0666, 0, 0, NULL, 0 };
+	struct pc_inode fifo = { S_IFIFO | 0777, 0, 0, NULL, 0, false };
+	struct pc_inode dir = { S_IFDIR | 0755, 0, 0, NULL, 0, false };
+	struct pc_inode chr = { S_IFCHR | 0666, 0, 0, NULL, 0, false };
 
 	(void)state;
 	/* bit 0: noexec mount */
@@ -126,7 +126,7 @@ static void test_static_reasons(void **state)
 static unsigned int ev_acl(int policy, mode_t perm, const struct pc_acl_entry *acl,
 			   size_t n, const struct pc_subject *s)
 {
-	struct pc_inode i = { S_IFREG | perm, 0, 0, acl, n };
+	struct pc_inode i = { S_IFREG | perm, 0, 0, acl, n, false };
 
 	return pc_eval(policy, PC_MODEL_TRUSTED_FOR, &plain, &i, s);
 }
@@ -206,7 +206,7 @@ static void test_acl_owner_ignores_acl(void **state)
 		E(USER_OBJ, 4, 0), E(USER, 7, 1000), E(GROUP_OBJ, 7, 0),
 		E(MASK, 7, 0), E(OTHER, 7, 0),
 	};
-	struct pc_inode i = { S_IFREG | 0477, 1000, 0, acl, 5 };
+	struct pc_inode i = { S_IFREG | 0477, 1000, 0, acl, 5, false };
 
 	(void)state;
 	assert_int_equal(pc_eval(3, PC_MODEL_TRUSTED_FOR, &plain, &i, &alice),
@@ -216,7 +216,7 @@ static void test_acl_owner_ignores_acl(void **state)
 static void test_execve_check_model(void **state)
 {
 	struct pc_inode xonly = file(0100, 1000, 1000);
-	struct pc_inode fifo = { S_IFIFO | 0777, 0, 0, NULL, 0 };
+	struct pc_inode fifo = { S_IFIFO | 0777, 0, 0, NULL, 0, false };
 
 	(void)state;
 	/* AT_EXECVE_CHECK asks MAY_EXEC only: no read needed */
@@ -231,6 +231,36 @@ static void test_execve_check_model(void **state)
 	struct pc_inode rx = file(0755, 0, 0);
 
 	assert_int_equal(pc_eval(0, PC_MODEL_EXECVE_CHECK, &pseudo, &rx, &alice), 0);
+}
+
+/*
+ * A file open for writing (i_writecount > 0): fs/exec.c do_open_execat()
+ * fails with ETXTBSY in deny_write_access(), after the open for execution
+ * succeeded, so every static and permission refusal comes first.
+ * trusted_for(2) does not look at writers.
+ */
+static void test_execve_check_write_busy(void **state)
+{
+	struct pc_inode busy = file(0750, 1000, 1000);
+	struct pc_inode busy_ro = file(0644, 1000, 1000);
+
+	(void)state;
+	busy.open_for_write = busy_ro.open_for_write = true;
+	assert_int_equal(pc_eval(-1, PC_MODEL_EXECVE_CHECK, &plain, &busy, &alice),
+			 TF_REASON_WRITE_BUSY);
+	/* root: an x bit is set, CAP_DAC_OVERRIDE lets the open succeed */
+	assert_int_equal(pc_eval(-1, PC_MODEL_EXECVE_CHECK, &plain, &busy, &root),
+			 TF_REASON_WRITE_BUSY);
+	/* bob has no exec permission: EACCES at the open, not ETXTBSY */
+	assert_int_equal(pc_eval(-1, PC_MODEL_EXECVE_CHECK, &plain, &busy, &bob),
+			 TF_REASON_FILE_PERM);
+	assert_int_equal(pc_eval(-1, PC_MODEL_EXECVE_CHECK, &plain, &busy_ro, &root),
+			 TF_REASON_FILE_PERM);
+	assert_int_equal(pc_eval(-1, PC_MODEL_EXECVE_CHECK, &noexec, &busy, &alice),
+			 TF_REASON_NOEXEC_MOUNT);
+	/* trusted_for: a writer changes nothing */
+	for (int p = 0; p <= 3; p++)
+		assert_int_equal(ev(p, &plain, busy, &alice), 0);
 }
 
 static void test_acl_xattr_parse(void **state)
@@ -274,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_acl_groups),
 		cmocka_unit_test(test_acl_owner_ignores_acl),
 		cmocka_unit_test(test_execve_check_model),
+		cmocka_unit_test(test_execve_check_write_busy),
 		cmocka_unit_test(test_acl_xattr_parse),
 	};
 

@@ -16,7 +16,9 @@
  *  - AT_EXECVE_CHECK has no policy: it always behaves like policy 3;
  *  - trusted_for also refuses any file of a pseudo filesystem
  *    (SB_NOUSER/SB_KERNMOUNT/SB_NOEXEC, e.g. a memfd); AT_EXECVE_CHECK
- *    only refuses those through path_noexec() (SB_I_NOEXEC or noexec).
+ *    only refuses those through path_noexec() (SB_I_NOEXEC or noexec);
+ *  - AT_EXECVE_CHECK refuses a file open for writing with ETXTBSY
+ *    (write_busy; test_write_busy), once the open for execution succeeded.
  * So the prediction compared here is pc_eval(PC_MODEL_EXECVE_CHECK).
  * Needs root. The three comparisons need a kernel with AT_EXECVE_CHECK
  * (>= 6.14): on others (Debian 12's 6.1, our trusted_for kernel) they are
@@ -332,18 +334,137 @@ static void test_read_requirement_differs(void **state)
 				 &subjects[1]), TF_REASON_FILE_PERM);
 }
 
+/* errno of AT_EXECVE_CHECK on each of @fds as @s (in a child), into @errs */
+static void ask_as(const struct pc_subject *s, const int *fds, int *errs, size_t n)
+{
+	int pfd[2], status;
+	pid_t pid;
+
+	assert_int_equal(pipe(pfd), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		close(pfd[0]);
+		if (s->uid != 0 &&
+		    (setgroups(s->ngroups, s->groups) < 0 ||
+		     setresgid(s->gid, s->gid, s->gid) < 0 ||
+		     setresuid(s->uid, s->uid, s->uid) < 0))
+			_exit(3);
+		for (size_t i = 0; i < n; i++) {
+			int e = tf_execve_check(fds[i]) == 0 ? 0 : errno;
+
+			if (write(pfd[1], &e, sizeof(e)) != sizeof(e))
+				_exit(4);
+		}
+		_exit(0);
+	}
+	close(pfd[1]);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(read(pfd[0], &errs[i], sizeof(errs[i])), sizeof(errs[i]));
+	close(pfd[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/*
+ * Files open for writing: the kernel's ETXTBSY against write_busy, with the
+ * writers found by pc_writers_load() in /proc (this process holds them).
+ * A subject without the exec permission gets EACCES first (the open for
+ * execution fails before deny_write_access()); a file open read-only only
+ * is not busy.
+ */
+static void test_write_busy(void **state)
+{
+	static const struct {
+		const char *name;
+		mode_t mode;
+		uid_t uid;
+		gid_t gid;
+		bool write;
+	} spec[] = {
+		{ "busy-0755-u0.sh", 0755, 0, 0, true },
+		{ "busy-0750-u1500.sh", 0750, 1500, 1600, true },
+		{ "busy-0644-u0.sh", 0644, 0, 0, true },
+		{ "ro-0755-u0.sh", 0755, 0, 0, false },
+		{ "busy-noexec-0755.sh", 0755, 0, 0, true },
+	};
+	enum { N = sizeof(spec) / sizeof(spec[0]) };
+	int rfd[N], wfd[N], errs[N];
+	struct pc_file_facts facts[N];
+	struct pc_writers w;
+	struct statx stx[N];
+	char path[N][160];
+	int bad = 0, busy_seen = 0;
+
+	(void)state;
+	if (no_execve_check)
+		skip_why(__func__);
+	for (size_t i = 0; i < N; i++) {
+		snprintf(path[i], sizeof(path[i]), "%s/%s",
+			 strstr(spec[i].name, "noexec") ? noexec_dir : top, spec[i].name);
+		wfd[i] = open(path[i], O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		assert_true(wfd[i] >= 0);
+		assert_int_equal(write(wfd[i], "#!/bin/sh\n", 10), 10);
+		assert_int_equal(fchown(wfd[i], spec[i].uid, spec[i].gid), 0);
+		assert_int_equal(fchmod(wfd[i], spec[i].mode), 0);
+		if (!spec[i].write) {
+			close(wfd[i]);
+			wfd[i] = -1;
+		}
+		rfd[i] = open(path[i], O_RDONLY | O_CLOEXEC);
+		assert_true(rfd[i] >= 0);
+		assert_int_equal(statx(rfd[i], "", AT_EMPTY_PATH, STATX_BASIC_STATS, &stx[i]), 0);
+		assert_int_equal(pc_facts_load(&facts[i], &stx[i], rfd[i], NULL), 0);
+	}
+	assert_int_equal(pc_writers_load(&w, "/proc"), 0);
+	for (size_t i = 0; i < N; i++) {
+		facts[i].ino.open_for_write = pc_writers_has(&w, &stx[i]);
+		/* the facts themselves: which files this process holds for writing */
+		assert_int_equal(facts[i].ino.open_for_write, spec[i].write);
+	}
+	pc_writers_free(&w);
+	for (size_t s = 0; s < 3; s++) {
+		ask_as(&subjects[s], rfd, errs, N);
+		for (size_t i = 0; i < N; i++) {
+			struct pc_fsinfo fs = { strstr(spec[i].name, "noexec") != NULL, false };
+			unsigned int r = pc_eval(-1, PC_MODEL_EXECVE_CHECK, &fs,
+						 &facts[i].ino, &subjects[s]);
+			int want = !r ? 0 : r == TF_REASON_WRITE_BUSY ? ETXTBSY : EACCES;
+
+			busy_seen += errs[i] == ETXTBSY;
+			if (errs[i] != want) {
+				print_error("%s as uid %u: kernel %s, predicted %s (reasons 0x%x)\n",
+					    path[i], (unsigned int)subjects[s].uid,
+					    errs[i] ? strerror(errs[i]) : "allow",
+					    want ? strerror(want) : "allow", r);
+				bad++;
+			}
+		}
+	}
+	for (size_t i = 0; i < N; i++) {
+		close(rfd[i]);
+		if (wfd[i] >= 0)
+			close(wfd[i]);
+		unlink(path[i]);
+	}
+	assert_int_equal(bad, 0);
+	/* the kernel did refuse some with ETXTBSY: the case is exercised */
+	assert_true(busy_seen > 0);
+}
+
 int main(void)
 {
 	static const char why[] =
 		"this kernel has no AT_EXECVE_CHECK (Linux < 6.14: execveat() "
 		"refuses the flag with EINVAL); the VM case policyctl-proof "
-		"checks the model against trusted_for instead";
+		"checks this model against the trustfor kernel's AT_EXECVE_CHECK";
 	const char *pretend = getenv("PC_TEST_PRETEND_NO_EXECVE_CHECK");
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_root),
 		cmocka_unit_test(test_owner_user),
 		cmocka_unit_test(test_other_user),
 		cmocka_unit_test(test_read_requirement_differs),
+		cmocka_unit_test(test_write_busy),
 	};
 	int has = kernel_has_execve_check();
 

@@ -17,6 +17,12 @@
  * memfd and a unix socket, created after the drop (owned by the subject).
  * One line per FILE: "allow FILE", "deny FILE" (EACCES), or
  * "error ERRNO FILE" (cannot open, or another error from the kernel).
+ * --backend execve_check asks execveat(fd, "", AT_EMPTY_PATH |
+ * AT_EXECVE_CHECK) instead, the mode of the execve_check half of the
+ * proof: that refusal has one more kind, "busy FILE" (ETXTBSY: the file is
+ * open for writing), which the model predicts as reason write_busy. As
+ * AT_EMPTY_PATH re-opens the fd's file for execution with the subject's
+ * credentials, the verdict is the subject's there too.
  * For fd: names the line ends with " /proc/PID/fd/N"; with --hold the probe
  * then keeps those fds open until its standard input is closed, so that
  * `policyctl explain` can look at them.
@@ -189,6 +195,8 @@ int main(int argc, char **argv)
 			printf("allow %s", name);
 		else if (errno == EACCES)
 			printf("deny %s", name);
+		else if (backend && errno == ETXTBSY)
+			printf("busy %s", name);
 		else
 			printf("error %s %s", strerrorname_np(errno), name);
 		if (strncmp(name, "fd:", 3) == 0)
@@ -200,5 +208,7 @@ int main(int argc, char **argv)
 	if (hold)
 		while (read(STDIN_FILENO, buf, sizeof(buf)) > 0)
 			;
+	free(fds);
+	free(errs);
 	return 0;
 }
