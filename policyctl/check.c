@@ -98,6 +98,8 @@ static void on_script(void *ctx, struct pc_mount *pm, const char *path,
 		f.ino.acl = NULL;
 		f.ino.acl_count = 0;
 	}
+	if (c->model == PC_MODEL_EXECVE_CHECK)
+		f.ino.open_for_write = pc_writers_has(&c->writers, stx);
 	if (c->nusers) {
 		n = pc_check_subjects(c, stx->stx_uid, subs, max);
 	} else {
@@ -106,8 +108,8 @@ static void on_script(void *ctx, struct pc_mount *pm, const char *path,
 		pthread_mutex_unlock(&c->lock);
 	}
 	for (size_t i = 0; i < n; i++) {
-		unsigned int r = pc_eval(c->policy, PC_MODEL_TRUSTED_FOR,
-					 &pm->fs, &f.ino, &subs[i]->cred);
+		unsigned int r = pc_eval(c->policy, c->model, &pm->fs, &f.ino,
+					 &subs[i]->cred);
 
 		if (r) {
 			den[nden].user = subs[i];
@@ -224,6 +226,16 @@ int pc_check_run(struct pc_check *c, char *err, size_t errlen)
 {
 	int r;
 
+	/*
+	 * Before the walk: a file the walk itself opens is open for reading
+	 * only, and ETXTBSY is about writers.
+	 */
+	if (c->model == PC_MODEL_EXECVE_CHECK &&
+	    pc_writers_load(&c->writers, "/proc") < 0) {
+		snprintf(err, errlen, "cannot list the files open for writing in /proc: %s",
+			 strerror(errno));
+		return -1;
+	}
 	pthread_mutex_init(&c->lock, NULL);
 	r = check_walk(c, err, errlen);
 	pthread_mutex_destroy(&c->lock);
@@ -237,6 +249,7 @@ void pc_check_free(struct pc_check *c)
 		free(c->denials[i]);
 	}
 	free(c->denials);
+	pc_writers_free(&c->writers);
 	pc_walk_free(&c->walk);
 	pc_mounts_free(&c->mounts);
 	pc_users_free(&c->db);

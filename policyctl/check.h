@@ -8,6 +8,7 @@
 #include <stddef.h>
 
 #include "eval.h"
+#include "facts.h"
 #include "mounts.h"
 #include "subject.h"
 #include "walk.h"
@@ -32,7 +33,12 @@ struct pc_denial {
 
 struct pc_check {
 	/* in */
-	int policy;
+	int policy; /* -1 with PC_MODEL_EXECVE_CHECK, which has none */
+	/*
+	 * PC_MODEL_EXECVE_CHECK: what interpreters would refuse if
+	 * SECBIT_EXEC_RESTRICT_FILE were set (check --if-restrict-file)
+	 */
+	enum pc_model model;
 	char **paths;	   /* --path, canonical; none: every mount */
 	size_t npaths;
 	struct pc_user **users; /* --user; none: root + each file's owner */
@@ -42,6 +48,8 @@ struct pc_check {
 	struct pc_mounts mounts;
 	struct pc_users db;
 	struct pc_walk walk;
+	/* PC_MODEL_EXECVE_CHECK: the files open for writing (ETXTBSY) */
+	struct pc_writers writers;
 	/* out */
 	struct pc_denial **denials;
 	size_t ndenials, cap;

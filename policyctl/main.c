@@ -48,11 +48,14 @@ static void usage(FILE *f)
 		"usage: policyctl status [--json]\n"
 		"       policyctl check --policy N [--path PATH]... [--exclude PATH]...\n"
 		"                       [--user NAME|UID]... [--all] [--json]\n"
-		"       policyctl explain --policy N [--user NAME|UID]... [--model trusted_for|execve_check]\n"
-		"                       [--json] FILE...\n"
+		"       policyctl check --if-restrict-file [check options but --policy]\n"
+		"       policyctl explain --policy N [--user NAME|UID]... [--json] FILE...\n"
+		"       policyctl explain --model execve_check [--user NAME|UID]... [--json] FILE...\n"
 		"       policyctl apply --policy N [--force] [--persist] [--state FILE] [check options]\n"
 		"       policyctl rollback [--state FILE]\n"
-		"N is the fs.trust_policy value, 0..3. Exit status: 0 nothing denied or done,\n"
+		"N is the fs.trust_policy value, 0..3. --if-restrict-file (= --model execve_check):\n"
+		"what interpreters would refuse with SECBIT_EXEC_RESTRICT_FILE set (AT_EXECVE_CHECK).\n"
+		"Exit status: 0 nothing denied or done,\n"
 		"1 denials predicted (apply refused), 2 error. See policyctl(8).\n");
 }
 

@@ -182,3 +182,11 @@ const char *pc_mount_effect(const struct pc_mount *pm, int policy)
 		return "exec+read permission checked";
 	return "read permission only";
 }
+
+const char *pc_mount_effect_execve_check(const struct pc_mount *pm)
+{
+	/* fs/exec.c: path_noexec() before the permission; no pseudo-fs rule */
+	if (pm->fs.noexec_mount)
+		return "everything refused (noexec)";
+	return "exec permission checked";
+}

@@ -66,5 +66,7 @@ struct pc_mount *pc_mounts_find(struct pc_mounts *ms,
 
 /* What @policy does to mount @pm, one phrase for the table. */
 const char *pc_mount_effect(const struct pc_mount *pm, int policy);
+/* The same for execveat(AT_EXECVE_CHECK), which has no policy. */
+const char *pc_mount_effect_execve_check(const struct pc_mount *pm);
 
 #endif /* PC_MOUNTS_H */

@@ -12,7 +12,7 @@
 #include "cli.h"
 #include "escape.h"
 
-enum { OPT_MOUNTINFO = 256, OPT_STATE };
+enum { OPT_MOUNTINFO = 256, OPT_STATE, OPT_MODEL, OPT_IF_RESTRICT_FILE };
 
 static void usage_line(const char *cmd, bool apply)
 {
@@ -21,7 +21,9 @@ static void usage_line(const char *cmd, bool apply)
 				"         [--path PATH]... [--exclude PATH]... [--user NAME|UID]... [--all] [--json]\n");
 	else
 		fprintf(stderr, "usage: policyctl %s --policy N [--path PATH]... [--exclude PATH]...\n"
-				"         [--user NAME|UID]... [--all] [--json]\n", cmd);
+				"         [--user NAME|UID]... [--all] [--json]\n"
+				"       policyctl %s --if-restrict-file [--path PATH]... [--exclude PATH]...\n"
+				"         [--user NAME|UID]... [--all] [--json]\n", cmd, cmd);
 }
 
 static char *canonical(const char *opt, const char *arg)
@@ -48,6 +50,8 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 		{ "persist", no_argument, NULL, 'S' },
 		{ "state", required_argument, NULL, OPT_STATE },
 		{ "mountinfo", required_argument, NULL, OPT_MOUNTINFO },
+		{ "model", required_argument, NULL, OPT_MODEL },
+		{ "if-restrict-file", no_argument, NULL, OPT_IF_RESTRICT_FILE },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
 	};
@@ -116,6 +120,22 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 		case OPT_MOUNTINFO:
 			c->mountinfo = optarg;
 			break;
+		case OPT_MODEL:
+		case OPT_IF_RESTRICT_FILE:
+			/* apply sets fs.trust_policy: trusted_for(2) only */
+			if (apply)
+				goto unknown;
+			if (ch == OPT_IF_RESTRICT_FILE ||
+			    !strcmp(optarg, "execve_check")) {
+				c->model = PC_MODEL_EXECVE_CHECK;
+			} else if (!strcmp(optarg, "trusted_for")) {
+				c->model = PC_MODEL_TRUSTED_FOR;
+			} else {
+				pc_err("%s: --model '%s' is not a model; give trusted_for or execve_check",
+				       cmd, optarg);
+				return -1;
+			}
+			break;
 		case 'h':
 			usage_line(cmd, apply);
 			return 1;
@@ -134,6 +154,14 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 		pc_err("%s: unexpected argument '%s' (limit the walk with --path)",
 		       cmd, argv[optind]);
 		return -1;
+	}
+	if (c->model == PC_MODEL_EXECVE_CHECK) {
+		if (c->policy >= 0) {
+			pc_err("%s: --policy is for trusted_for(2); execveat(AT_EXECVE_CHECK) has none (--if-restrict-file asks what SECBIT_EXEC_RESTRICT_FILE would refuse)",
+			       cmd);
+			return -1;
+		}
+		return 0;
 	}
 	if (c->policy < 0) {
 		pc_err("%s: --policy N is required (0..3)", cmd);

@@ -48,6 +48,13 @@ static unsigned long long total(struct pc_check *c, size_t off)
 
 #define TOTAL(c, field) total(c, offsetof(struct pc_mount, field))
 
+static const char *mount_effect(const struct pc_check *c, const struct pc_mount *pm)
+{
+	if (c->model == PC_MODEL_EXECVE_CHECK)
+		return pc_mount_effect_execve_check(pm);
+	return pc_mount_effect(pm, c->policy);
+}
+
 void pc_verdict(struct pc_check *c, char *buf, size_t len)
 {
 	unsigned long long scripts = TOTAL(c, scripts);
@@ -55,7 +62,15 @@ void pc_verdict(struct pc_check *c, char *buf, size_t len)
 
 	for (size_t i = 0; i < c->mounts.n; i++)
 		mounts += c->mounts.v[i].denied != 0;
-	if (c->ndenials)
+	if (c->model == PC_MODEL_EXECVE_CHECK && c->ndenials)
+		snprintf(buf, len,
+			 "with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse %zu of %llu interpreted files, on %zu mount%s",
+			 c->ndenials, scripts, mounts, mounts == 1 ? "" : "s");
+	else if (c->model == PC_MODEL_EXECVE_CHECK)
+		snprintf(buf, len,
+			 "with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse none of %llu interpreted files",
+			 scripts);
+	else if (c->ndenials)
 		snprintf(buf, len,
 			 "policy %d would deny %zu of %llu interpreted files, on %zu mount%s",
 			 c->policy, c->ndenials, scripts, mounts,
@@ -123,10 +138,10 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 		}
 		if (pm->skip)
 			snprintf(effect, sizeof(effect), "%s; not walked: %s",
-				 pc_mount_effect(pm, c->policy), pm->skip);
+				 mount_effect(c, pm), pm->skip);
 		else
 			snprintf(effect, sizeof(effect), "%s",
-				 pc_mount_effect(pm, c->policy));
+				 mount_effect(c, pm));
 		fprintf(out, "%-*s  %-10s %8s %7s  %-24s %-32s %s\n", (int)w,
 			mp ? mp : "?", fst ? fst : "?", num[0], num[1], rs,
 			opts ? opts : "?", effect);
@@ -136,7 +151,8 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 	}
 
 	if (c->ndenials)
-		fprintf(out, "\nWould be denied:\n");
+		fprintf(out, "\n%s:\n", c->model == PC_MODEL_EXECVE_CHECK ?
+			"Interpreters would refuse" : "Would be denied");
 	for (size_t i = 0; i < c->ndenials;) {
 		struct pc_denial *g = c->denials[i];
 		size_t end = i, shown = 0;
@@ -166,7 +182,8 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 				d->acl ? "+" : " ", (unsigned int)d->uid,
 				(unsigned int)d->gid);
 			tf_fputs_escaped(d->path, out);
-			fprintf(out, "  denied for:");
+			fprintf(out, c->model == PC_MODEL_EXECVE_CHECK ?
+				"  refused for:" : "  denied for:");
 			for (size_t s = 0; s < d->nsub; s++) {
 				fputs(s ? ", " : " ", out);
 				tf_fputs_escaped(user_name(d->sub[s].user), out);
@@ -242,7 +259,7 @@ static struct json_object *json_mount(struct pc_check *c, struct pc_mount *pm)
 	json_object_object_add(o, "noexec", json_object_new_boolean(pm->fs.noexec_mount));
 	json_object_object_add(o, "pseudo_fs", json_object_new_boolean(pm->fs.pseudo_fs));
 	json_object_object_add(o, "effect",
-			       json_object_new_string(pc_mount_effect(pm, c->policy)));
+			       json_object_new_string(mount_effect(c, pm)));
 	json_object_object_add(o, "walked", json_object_new_boolean(pm->selected));
 	json_object_object_add(o, "not_walked_because",
 			       pm->skip ? json_object_new_string(pm->skip) : NULL);
@@ -300,7 +317,13 @@ int pc_report_json(struct pc_check *c, FILE *out)
 	if (!root)
 		return -1;
 	sort_denials(c);
-	json_object_object_add(root, "policy", json_object_new_int(c->policy));
+	if (c->model == PC_MODEL_EXECVE_CHECK) {
+		/* no policy: the securebit decides whether it is enforced */
+		json_object_object_add(root, "policy", NULL);
+		json_object_object_add(root, "model", json_object_new_string("execve_check"));
+	} else {
+		json_object_object_add(root, "policy", json_object_new_int(c->policy));
+	}
 	if (c->nusers) {
 		subj = json_object_new_array();
 		for (size_t i = 0; i < c->nusers; i++)

@@ -366,4 +366,47 @@ PYEOF
 t_eq "memfd and pipe via /proc/self/fd: pseudo_fs" \
 	"1 ['deny', '', 'pseudo_fs']; 1 ['deny', '', 'not_regular,pseudo_fs']" "$got"
 
+# --- check --if-restrict-file: what SECBIT_EXEC_RESTRICT_FILE would break ---
+run "$P" check --if-restrict-file --policy 3
+usage_error "check --if-restrict-file --policy 3" "execveat(AT_EXECVE_CHECK) has none"
+run "$P" check --model frob
+usage_error "check --model frob" "give trusted_for or execve_check"
+run "$P" apply --if-restrict-file
+t_eq "apply --if-restrict-file (apply is for fs.trust_policy): exit 2" 2 "$rc"
+if grep -q "unknown option '--if-restrict-file'" "$tmp/err"; then t_ok "apply --if-restrict-file: named"
+else t_fail "apply --if-restrict-file: stderr '$err'"; fi
+run "$P" explain --model execve_check --policy 3 "$t/ok.sh"
+usage_error "explain --model execve_check --policy 3" "execveat(AT_EXECVE_CHECK) has none"
+# A staged tree against the running kernel's own AT_EXECVE_CHECK, asked by
+# tf-probe as each subject; the count of files is the generator's.
+ecn=0
+ecs() { ecn=$((ecn + 1)); printf '#!/bin/sh\n' > "$t/ec/$1"; chown "$3" "$t/ec/$1"; chmod "$2" "$t/ec/$1"; }
+mkdir "$t/ec"
+ecs x0755.sh 0755 0:0; ecs r0644.sh 0644 0:0; ecs xonly0111.sh 0111 0:0
+ecs own0700.sh 0700 0:0; ecs nobody0700.sh 0700 65534:65534; ecs g0750.sh 0750 0:65534
+ecs busy0755.sh 0755 0:0; ecs busy0700.sh 0700 0:0
+exec {wb1}>>"$t/ec/busy0755.sh" {wb2}>>"$t/ec/busy0700.sh" # open for writing: ETXTBSY
+PROBE=${TF_PROBE:-$(dirname "$P")/tf-probe}
+if ! "$PROBE" --backend execve_check "$t/ec/x0755.sh" | grep -q '^allow '; then
+	T_SKIP=$((T_SKIP + 6))
+	t_skip "check --if-restrict-file against the kernel (7 checks): this kernel has no AT_EXECVE_CHECK (Linux < 6.14; the VM case policyctl-proof checks it on the trustfor kernel)"
+else
+	for u in 0 65534; do
+		want=$("$PROBE" --as $u --backend execve_check "$t"/ec/* | awk '$1 == "deny" || $1 == "busy" {print $2}' | sort)
+		nwant=$(grep -c . <<< "$want")
+		run "$P" check --if-restrict-file --user $u --path "$t/ec" --json
+		t_eq "check --if-restrict-file --user $u: exit status ($nwant refused by the kernel)" \
+			"$([ "$nwant" -gt 0 ] && echo 1 || echo 0)" "$rc"
+		t_eq "check --if-restrict-file --user $u --json: the files the kernel refuses" \
+			"$want" "$(jq -r '.denied[].path' "$tmp/out" | sort)"
+		t_eq "check --if-restrict-file --user $u --json: model, no policy" \
+			"execve_check null" "$(jq -r '"\(.model) \(.policy)"' "$tmp/out")"
+	done
+	run "$P" check --if-restrict-file --user 65534 --path "$t/ec"
+	t_eq "check --if-restrict-file: the summary line" \
+		"with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse $nwant of $ecn interpreted files, on 1 mount" \
+		"$(tail -n 1 "$tmp/out")"
+fi
+exec {wb1}>&- {wb2}>&-
+
 t_done policyctl-cli
