@@ -4,11 +4,13 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
 
 #include <json-c/json.h>
 
 #include "cli.h"
 #include "report.h"
+#include "secbits.h"
 #include "trustedfor.h"
 
 static const char *const bit_text[2][2] = {
@@ -28,6 +30,8 @@ int pc_cmd_status(int argc, char **argv)
 	bool json = false, has_tf, has_ec;
 	int c, policy = -1, perr = 0;
 	enum tf_backend be;
+	struct pc_exec_secbit sb[2];
+	int secbits, berr = 0;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (c) {
@@ -50,6 +54,11 @@ int pc_cmd_status(int argc, char **argv)
 	has_tf = tf_kernel_has_trusted_for();
 	has_ec = tf_kernel_has_execve_check();
 	be = tf_backend_detect();
+	/* this process's, inherited from whoever started it (the session) */
+	secbits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	if (secbits < 0)
+		berr = errno;
+	pc_exec_secbits(secbits < 0 ? 0 : (unsigned int)secbits, sb);
 	if (has_tf && tf_policy_read(&policy) < 0) {
 		perr = errno;
 		policy = -1;
@@ -82,6 +91,26 @@ int pc_cmd_status(int argc, char **argv)
 		json_object_object_add(o, "execve_check", json_object_new_boolean(has_ec));
 		json_object_object_add(o, "backend",
 				       json_object_new_string(tf_backend_name(be)));
+		if (secbits >= 0) {
+			struct json_object *e = json_object_new_object();
+
+			json_object_object_add(e, "securebits", json_object_new_int(secbits));
+			for (int b = 0; b < 2; b++) {
+				struct json_object *x = json_object_new_object();
+
+				json_object_object_add(x, "enabled", json_object_new_boolean(sb[b].on));
+				json_object_object_add(x, "locked", json_object_new_boolean(sb[b].locked));
+				json_object_object_add(x, "meaning", json_object_new_string(sb[b].meaning));
+				json_object_object_add(e, sb[b].name, x);
+			}
+			/* a kernel without AT_EXECVE_CHECK does not know these bits */
+			json_object_object_add(e, "honoured", json_object_new_boolean(has_ec));
+			json_object_object_add(o, "exec_securebits", e);
+		} else {
+			json_object_object_add(o, "exec_securebits", NULL);
+			json_object_object_add(o, "exec_securebits_error",
+					       json_object_new_string(strerror(berr)));
+		}
 		pc_json_print(o, stdout);
 		json_object_put(o);
 		return PC_EXIT_OK;
@@ -108,5 +137,18 @@ int pc_cmd_status(int argc, char **argv)
 	printf("AT_EXECVE_CHECK:  %s\n",
 	       has_ec ? "available (mainline execveat check)" : "not available");
 	printf("backend:          %s\n", tf_backend_name(be));
+	if (secbits < 0) {
+		printf("exec securebits:  unreadable: %s\n", strerror(berr));
+	} else if (!has_ec) {
+		printf("exec securebits:  0x%x (this process); this kernel has no AT_EXECVE_CHECK: no interpreter enforces anything\n",
+		       (unsigned int)secbits);
+	} else {
+		printf("exec securebits:  0x%x (this process, inherited by what it starts)\n",
+		       (unsigned int)secbits);
+		for (int b = 0; b < 2; b++)
+			printf("  %-28s %-3s %-6s  %s\n", sb[b].secbit,
+			       sb[b].on ? "on" : "off",
+			       sb[b].locked ? "locked" : "", sb[b].meaning);
+	}
 	return PC_EXIT_OK;
 }

@@ -409,4 +409,37 @@ else
 fi
 exec {wb1}>&- {wb2}>&-
 
+# --- status: this process's exec securebits, set by its parent --------------
+# (python sets them with prctl, reads them back, then runs policyctl status)
+got=$($PY - "$P" <<'PYEOF'
+import ctypes, os, subprocess, sys
+libc = ctypes.CDLL(None, use_errno=True)
+PR_GET_SECUREBITS, PR_SET_SECUREBITS = 27, 28
+def child():
+    if libc.prctl(PR_SET_SECUREBITS, 0x100 | 0x800, 0, 0, 0) != 0:
+        os._exit(10)
+    os.write(1, b"%d\n" % libc.prctl(PR_GET_SECUREBITS, 0, 0, 0, 0))
+    os.execv(sys.argv[1], [sys.argv[1], "status"])
+pid = os.fork()
+if pid == 0:
+    child()
+_, st = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(st))
+PYEOF
+)
+rc=$?
+if [ $rc = 10 ]; then
+	T_SKIP=$((T_SKIP + 2))
+	t_skip "status shows the exec securebits (3 checks): this kernel refuses SECBIT_EXEC_RESTRICT_FILE (no exec securebits before Linux 6.14)"
+else
+	bits=$(head -n 1 <<< "$got")
+	t_eq "status with exec securebits set: exit 0" 0 "$rc"
+	t_eq "status: the securebits line (the kernel's value: $bits)" \
+		"$(printf 'exec securebits:  0x%x (this process, inherited by what it starts)' "$bits")" \
+		"$(grep '^exec securebits:' <<< "$got")"
+	t_eq "status: restrict_file on, deny_interactive off but locked" \
+		"SECBIT_EXEC_RESTRICT_FILE on; SECBIT_EXEC_DENY_INTERACTIVE off locked" \
+		"$(awk '$1 ~ /^SECBIT_EXEC_/ {printf "%s%s %s%s", n++ ? "; " : "", $1, $2, ($3 == "locked" ? " locked" : "")}' <<< "$got")"
+fi
+
 t_done policyctl-cli
