@@ -265,12 +265,22 @@ static int scan_pid(struct pc_writers *w, size_t *cap, int procfd,
 	while ((e = readdir(d))) {
 		struct stat link;
 		struct statx stx;
+		char target[16] = "";
 
 		if (e->d_name[0] == '.')
 			continue;
 		/* the link's mode: S_IWUSR when the description has FMODE_WRITE */
 		if (fstatat(dfd, e->d_name, &link, AT_SYMLINK_NOFOLLOW) < 0 ||
 		    !(link.st_mode & S_IWUSR))
+			continue;
+		/*
+		 * memfd_create() makes its file with alloc_file_pseudo(),
+		 * which sets FMODE_WRITE but takes no write access: its own
+		 * descriptors do not make the memfd busy (the proof's fd:memfd
+		 * case: the kernel allows it while the descriptor is O_RDWR).
+		 */
+		if (readlinkat(dfd, e->d_name, target, sizeof(target) - 1) > 0 &&
+		    !strncmp(target, "/memfd:", 7))
 			continue;
 		if (statx(dfd, e->d_name, 0, STATX_TYPE | STATX_INO, &stx) < 0 ||
 		    !S_ISREG(stx.stx_mode))

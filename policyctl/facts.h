@@ -40,7 +40,10 @@ int pc_facts_fs(struct pc_mounts *ms, const struct statx *stx,
  * from the file description's FMODE_WRITE, which is what makes the inode's
  * i_writecount positive), identified by device and inode. Without
  * CAP_SYS_PTRACE only the caller's own processes can be seen; writable
- * shared memory mappings whose descriptor was closed are not seen.
+ * shared memory mappings whose descriptor was closed are not seen. A
+ * memfd's descriptors are left out: memfd_create()'s own descriptor takes
+ * no write access (a writable re-open through /proc/PID/fd/N would, and
+ * is missed).
  */
 struct pc_writer {
 	unsigned long long dev; /* makedev(stx_dev_major, stx_dev_minor) */

@@ -40,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/acl.h>
+#include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -422,7 +423,32 @@ static void test_write_busy(void **state)
 		/* the facts themselves: which files this process holds for writing */
 		assert_int_equal(facts[i].ino.open_for_write, spec[i].write);
 	}
+	/*
+	 * A memfd, O_RDWR from memfd_create() and held: the kernel executes
+	 * it (its descriptor took no write access), so it is no writer.
+	 */
+	int mfd = memfd_create("pc-xcheck", MFD_CLOEXEC);
+	struct statx mstx;
+
+	assert_true(mfd >= 0);
+	assert_int_equal(write(mfd, "#!/bin/sh\n", 10), 10);
+	assert_int_equal(statx(mfd, "", AT_EMPTY_PATH, STATX_BASIC_STATS, &mstx), 0);
+	assert_int_equal(pc_writers_has(&w, &mstx), false);
 	pc_writers_free(&w);
+	assert_int_equal(pc_writers_load(&w, "/proc"), 0);
+	assert_int_equal(pc_writers_has(&w, &mstx), false);
+	pc_writers_free(&w);
+	for (size_t s = 0; s < 3; s++) {
+		int merr;
+
+		ask_as(&subjects[s], &mfd, &merr, 1);
+		if (merr != 0) {
+			print_error("memfd as uid %u: kernel %s, predicted allow\n",
+				    (unsigned int)subjects[s].uid, strerror(merr));
+			bad++;
+		}
+	}
+	close(mfd);
 	for (size_t s = 0; s < 3; s++) {
 		ask_as(&subjects[s], rfd, errs, N);
 		for (size_t i = 0; i < N; i++) {
