@@ -22,6 +22,9 @@
 # 1 as its denials say, print JSON that jq parses, and deny exactly the files
 # the kernel denies.
 # Socket *files* cannot be opened (ENXIO), so sockets are probed as fds.
+# Then the same corpus against execveat(AT_EXECVE_CHECK) and
+# `policyctl explain --model execve_check` / `check --if-restrict-file`
+# (files x 3 subjects; see the second half below).
 # Needs a host build first: make -C policyctl
 SUITE=policyctl-proof
 top=$(cd "$(dirname "$0")/../../.." && pwd)
@@ -56,8 +59,10 @@ mount -t tmpfs -o noexec,mode=0755 pcnx $C/nx
 mount --bind $C/bindsrc $C/bindnx
 mount -o remount,bind,noexec $C/bindnx
 nspid=
+busy1=
 cleanup() {
 	echo "$old_policy" > $POLICY
+	[ -n "$busy1" ] && exec {busy1}>&- {busy2}>&- {busy3}>&-
 	[ -n "$nspid" ] && kill "$nspid" 2>/dev/null
 	rmdir $C/cg/pcproof 2>/dev/null
 	umount $C/sec $C/dbg $C/bpf $C/cg $C/mq $C/bindnx $C/nx 2>/dev/null
@@ -92,6 +97,15 @@ for m in 0755 0644 0750 0705 0111 0000; do
 	script $C/bindsrc/m$m.sh $m pcalice:pcshared
 	made=$((made + 1))    # the same file, reached as $C/bindnx/m$m.sh
 done
+# Files open for writing (a descriptor of this shell, inherited by every
+# command it starts): AT_EXECVE_CHECK refuses them with ETXTBSY once the
+# open for execution succeeded (so a subject without the permission still
+# gets EACCES); trusted_for does not care.
+script $C/ex/busy0755-root.sh 0755 root:root
+script $C/ex/busy0750-alice.sh 0750 pcalice:pcshared
+script $C/nx/busy0755-root.sh 0755 root:root
+exec {busy1}>>$C/ex/busy0755-root.sh {busy2}>>$C/ex/busy0750-alice.sh \
+	{busy3}>>$C/nx/busy0755-root.sh
 acls=(
 	"u::rw-,u:pcalice:r-x,g::r--,m::r-x,o::---"
 	"u::rw-,u:pcalice:rwx,g::r--,m::r--,o::---"
@@ -304,4 +318,99 @@ echo "agreement: $agree/$both, verdicts on both sides: $both of $cases cases, mi
 t_eq "a verdict on both sides for every case the generator made" "$cases" "$both"
 t_eq "no verdict missing on either side" 0 "$missing"
 t_eq "agreement" "$both/$both" "$agree/$both"
+
+# --- execveat(AT_EXECVE_CHECK) --------------------------------------------
+# The same corpus, for the same three subjects:
+#   kernel:     tf-probe --as UID --backend execve_check FILE...
+#   prediction: policyctl explain --model execve_check --user UID FILE...
+# The kernel's answer is allow, deny (EACCES) or busy (ETXTBSY); the
+# prediction's deny with reason write_busy is "busy". fs.trust_policy must
+# not change AT_EXECVE_CHECK: the probe asks under policies 0 and 3, and the
+# two answers must be the same. `policyctl check --if-restrict-file` (what
+# would break with SECBIT_EXEC_RESTRICT_FILE set) must refuse exactly the
+# scripts the kernel refuses.
+if ! "$PROBE" --backend execve_check /usr/bin/dash | grep -q '^allow '; then
+	t_fail "the kernel answers execveat(AT_EXECVE_CHECK) (issue 11 kernel): $("$PROBE" --backend execve_check /usr/bin/dash 2>&1)"
+fi
+ec_both=0 ec_agree=0 ec_missing=0
+for uid in 0 2001 2002; do
+	declare -A kern=() pred=()
+	echo 0 > $POLICY
+	"$PROBE" --as $uid --backend execve_check "${files[@]}" > /tmp/pc-kern0.txt
+	echo 3 > $POLICY
+	"$PROBE" --as $uid --backend execve_check "${files[@]}" > /tmp/pc-kern.txt
+	t_eq "execve_check uid $uid: the same answers under fs.trust_policy 0 and 3" \
+		"$(cat /tmp/pc-kern0.txt)" "$(cat /tmp/pc-kern.txt)"
+	"$P" explain --model execve_check --user $uid "${files[@]}" > /tmp/pc-pred.txt 2> /tmp/pc-explain.err
+	while read -r v a b; do
+		case $v in allow|deny|busy) kern[$a]=$v ;; *) echo "# probe: $v $a $b" ;; esac
+	done < /tmp/pc-kern.txt
+	while read -r v r m u path; do
+		case $v in
+		allow) pred[$path]=allow ;;
+		deny) if [ "$r" = write_busy ]; then pred[$path]=busy; else pred[$path]=deny; fi ;;
+		esac
+	done < /tmp/pc-pred.txt
+	echo "# execve_check uid $uid: kernel denies $(grep -c '^deny ' /tmp/pc-kern.txt), busy $(grep -c '^busy ' /tmp/pc-kern.txt), allows $(grep -c '^allow ' /tmp/pc-kern.txt) of ${#files[@]}"
+	if [ -s /tmp/pc-explain.err ]; then
+		t_fail "explain --model execve_check errors: $(cat /tmp/pc-explain.err)"
+	fi
+	for f in "${files[@]}"; do
+		if [ -z "${kern[$f]:-}" ] || [ -z "${pred[$f]:-}" ]; then
+			ec_missing=$((ec_missing + 1))
+			echo "# MISSING execve_check uid=$uid $f: kernel=${kern[$f]:-missing} predicted=${pred[$f]:-missing}"
+			continue
+		fi
+		ec_both=$((ec_both + 1))
+		if [ "${kern[$f]}" = "${pred[$f]}" ]; then
+			ec_agree=$((ec_agree + 1))
+		else
+			echo "# MISMATCH execve_check uid=$uid $f: kernel=${kern[$f]} predicted=${pred[$f]} ($(stat -L -c '%A %U:%G %T' "$f"))"
+		fi
+	done
+	coproc PRB { "$PROBE" --as $uid --backend execve_check --hold "${fds[@]}"; }
+	for _ in "${fds[@]}"; do
+		v= kind= procpath= pv=
+		read -r v kind procpath <&"${PRB[0]}"
+		case $v in
+		allow|deny|busy)
+			pv=$("$P" explain --model execve_check --user $uid "$procpath" |
+			     awk '{print $1 == "deny" && $2 == "write_busy" ? "busy" : $1}') ;;
+		*)	echo "# probe: $v $kind $procpath"; v= ;;
+		esac
+		case $pv in allow|deny|busy) ;; *) pv= ;; esac
+		if [ -z "$v" ] || [ -z "$pv" ]; then
+			ec_missing=$((ec_missing + 1))
+			echo "# MISSING execve_check uid=$uid $kind: kernel=${v:-missing} predicted=${pv:-missing}"
+			continue
+		fi
+		ec_both=$((ec_both + 1))
+		if [ "$v" = "$pv" ]; then ec_agree=$((ec_agree + 1)); else
+			echo "# MISMATCH execve_check uid=$uid $kind: kernel=$v predicted=$pv"
+		fi
+	done
+	exec {PRB[1]}>&-
+	wait $PRB_PID 2>/dev/null
+
+	"$P" check --if-restrict-file --path $C --user $uid --json --all > /tmp/pc-check.json 2>/tmp/pc-check.err
+	rc=$?
+	want=$(for f in "${scripts[@]}"; do case ${kern[$f]:-} in deny|busy) echo "$f" ;; esac; done | sort)
+	if got=$(jq -r '.denied[].path' < /tmp/pc-check.json); then
+		got=$(echo "$got" | sort)
+		t_ok "execve_check uid $uid: check --if-restrict-file --json output parses"
+	else
+		t_fail "execve_check uid $uid: check --if-restrict-file --json output parses: $(head -c 300 /tmp/pc-check.json) $(cat /tmp/pc-check.err)"
+		got=unparsable
+	fi
+	t_eq "execve_check uid $uid: check --if-restrict-file exits 1 when it refuses, else 0" \
+		"$([ -n "$want" ] && echo 1 || echo 0)" "$rc"
+	t_eq "execve_check uid $uid: check --if-restrict-file refuses what the kernel refuses ($(echo "$want" | grep -c .) files)" "$want" "$got"
+	unset kern pred
+done
+# the generator's count: files made x 3 subjects (no policy)
+ec_cases=$(( (made + ${#fds[@]}) * 3 ))
+echo "execve_check agreement: $ec_agree/$ec_both, verdicts on both sides: $ec_both of $ec_cases cases, missing: $ec_missing"
+t_eq "execve_check: a verdict on both sides for every case the generator made" "$ec_cases" "$ec_both"
+t_eq "execve_check: no verdict missing on either side" 0 "$ec_missing"
+t_eq "execve_check: agreement" "$ec_both/$ec_both" "$ec_agree/$ec_both"
 t_done $SUITE
