@@ -21,7 +21,8 @@
 static void usage(void)
 {
 	fprintf(stderr, "usage: policyctl explain --policy N [--user NAME|UID]... [--json] FILE...\n"
-			"       policyctl explain --model execve_check [--user NAME|UID]... [--json] FILE...\n");
+			"       policyctl explain --if-restrict-file|--model execve_check [--user NAME|UID]...\n"
+			"                         [--json] FILE...\n");
 }
 
 int pc_cmd_explain(int argc, char **argv)
@@ -30,6 +31,7 @@ int pc_cmd_explain(int argc, char **argv)
 		{ "policy", required_argument, NULL, 'p' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "model", required_argument, NULL, 'm' },
+		{ "if-restrict-file", no_argument, NULL, 'R' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 },
@@ -76,6 +78,9 @@ int pc_cmd_explain(int argc, char **argv)
 				pc_err("explain: --model must be trusted_for or execve_check");
 				goto out;
 			}
+			break;
+		case 'R':
+			model = PC_MODEL_EXECVE_CHECK;
 			break;
 		case 'j':
 			json = true;

@@ -50,7 +50,7 @@ static void usage(FILE *f)
 		"                       [--user NAME|UID]... [--all] [--json]\n"
 		"       policyctl check --if-restrict-file [check options but --policy]\n"
 		"       policyctl explain --policy N [--user NAME|UID]... [--json] FILE...\n"
-		"       policyctl explain --model execve_check [--user NAME|UID]... [--json] FILE...\n"
+		"       policyctl explain --if-restrict-file [--user NAME|UID]... [--json] FILE...\n"
 		"       policyctl apply --policy N [--force] [--persist] [--state FILE] [check options]\n"
 		"       policyctl rollback [--state FILE]\n"
 		"N is the fs.trust_policy value, 0..3. --if-restrict-file (= --model execve_check):\n"

@@ -388,8 +388,8 @@ ecs busy0755.sh 0755 0:0; ecs busy0700.sh 0700 0:0
 exec {wb1}>>"$t/ec/busy0755.sh" {wb2}>>"$t/ec/busy0700.sh" # open for writing: ETXTBSY
 PROBE=${TF_PROBE:-$(dirname "$P")/tf-probe}
 if ! "$PROBE" --backend execve_check "$t/ec/x0755.sh" | grep -q '^allow '; then
-	T_SKIP=$((T_SKIP + 6))
-	t_skip "check --if-restrict-file against the kernel (7 checks): this kernel has no AT_EXECVE_CHECK (Linux < 6.14; the VM case policyctl-proof checks it on the trustfor kernel)"
+	T_SKIP=$((T_SKIP + 7))
+	t_skip "check and explain --if-restrict-file against the kernel (8 checks): this kernel has no AT_EXECVE_CHECK (Linux < 6.14; the VM case policyctl-proof checks it on the trustfor kernel)"
 else
 	for u in 0 65534; do
 		want=$("$PROBE" --as $u --backend execve_check "$t"/ec/* | awk '$1 == "deny" || $1 == "busy" {print $2}' | sort)
@@ -402,6 +402,10 @@ else
 		t_eq "check --if-restrict-file --user $u --json: model, no policy" \
 			"execve_check null" "$(jq -r '"\(.model) \(.policy)"' "$tmp/out")"
 	done
+	want=$("$PROBE" --as 65534 --backend execve_check "$t"/ec/* | awk '{print $1 == "busy" ? "deny" : $1, $2}')
+	run "$P" explain --if-restrict-file --user 65534 "$t"/ec/*
+	t_eq "explain --if-restrict-file --user 65534: the kernel's verdicts" \
+		"$want" "$(awk '{print $1, $NF}' "$tmp/out")"
 	run "$P" check --if-restrict-file --user 65534 --path "$t/ec"
 	t_eq "check --if-restrict-file: the summary line" \
 		"with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse $nwant of $ecn interpreted files, on 1 mount" \
