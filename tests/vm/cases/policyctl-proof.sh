@@ -329,11 +329,14 @@ t_eq "agreement" "$both/$both" "$agree/$both"
 # two answers must be the same. `policyctl check --if-restrict-file` (what
 # would break with SECBIT_EXEC_RESTRICT_FILE set) must refuse exactly the
 # scripts the kernel refuses.
+# (a kernel without it fails the counts below, once, instead of every case)
+ec_uids="0 2001 2002"
 if ! "$PROBE" --backend execve_check /usr/bin/dash | grep -q '^allow '; then
 	t_fail "the kernel answers execveat(AT_EXECVE_CHECK) (issue 11 kernel): $("$PROBE" --backend execve_check /usr/bin/dash 2>&1)"
+	ec_uids=
 fi
 ec_both=0 ec_agree=0 ec_missing=0
-for uid in 0 2001 2002; do
+for uid in $ec_uids; do
 	declare -A kern=() pred=()
 	echo 0 > $POLICY
 	"$PROBE" --as $uid --backend execve_check "${files[@]}" > /tmp/pc-kern0.txt
