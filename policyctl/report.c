@@ -209,6 +209,9 @@ void pc_report_text(struct pc_check *c, FILE *out, bool all)
 			fprintf(out, "  ... and %llu more\n",
 				c->walk.nproblems_total - c->walk.nproblems);
 	}
+	if (c->model == PC_MODEL_EXECVE_CHECK && c->writers.unseen)
+		fprintf(out, "\nFiles open for writing (write_busy): the descriptors of %llu process%s could not be read (not root?); a script they hold open for writing is not listed\n",
+			c->writers.unseen, c->writers.unseen == 1 ? "" : "es");
 	pc_verdict(c, verdict, sizeof(verdict));
 	fprintf(out, "\n%s\n", verdict);
 }
@@ -353,6 +356,9 @@ int pc_report_json(struct pc_check *c, FILE *out)
 		json_object_array_add(probs, p);
 	}
 	json_object_object_add(walk, "problems", probs);
+	if (c->model == PC_MODEL_EXECVE_CHECK)
+		json_object_object_add(walk, "writers_unseen_processes",
+				       u64(c->writers.unseen));
 	json_object_object_add(root, "walk", walk);
 	pc_verdict(c, verdict, sizeof(verdict));
 	json_object_object_add(root, "verdict", json_object_new_string(verdict));

@@ -388,8 +388,8 @@ ecs busy0755.sh 0755 0:0; ecs busy0700.sh 0700 0:0
 exec {wb1}>>"$t/ec/busy0755.sh" {wb2}>>"$t/ec/busy0700.sh" # open for writing: ETXTBSY
 PROBE=${TF_PROBE:-$(dirname "$P")/tf-probe}
 if ! "$PROBE" --backend execve_check "$t/ec/x0755.sh" | grep -q '^allow '; then
-	T_SKIP=$((T_SKIP + 7))
-	t_skip "check and explain --if-restrict-file against the kernel (8 checks): this kernel has no AT_EXECVE_CHECK (Linux < 6.14; the VM case policyctl-proof checks it on the trustfor kernel)"
+	T_SKIP=$((T_SKIP + 9))
+	t_skip "check and explain --if-restrict-file against the kernel (10 checks): this kernel has no AT_EXECVE_CHECK (Linux < 6.14; the VM case policyctl-proof checks it on the trustfor kernel)"
 else
 	for u in 0 65534; do
 		want=$("$PROBE" --as $u --backend execve_check "$t"/ec/* | awk '$1 == "deny" || $1 == "busy" {print $2}' | sort)
@@ -406,6 +406,16 @@ else
 	run "$P" explain --if-restrict-file --user 65534 "$t"/ec/*
 	t_eq "explain --if-restrict-file --user 65534: the kernel's verdicts" \
 		"$want" "$(awk '{print $1, $NF}' "$tmp/out")"
+	# root sees every process's descriptors; nobody only its own
+	run "$P" check --if-restrict-file --path "$t/ec" --json
+	t_eq "check --if-restrict-file as root: no process unseen" 0 \
+		"$(jq -r '.walk.writers_unseen_processes' "$tmp/out")"
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$P" check --if-restrict-file --path "$t/ec"
+	if grep -q '^Files open for writing (write_busy): the descriptors of [1-9][0-9]* process' "$tmp/out"; then
+		t_ok "check --if-restrict-file as nobody: says it cannot see other processes' writers"
+	else
+		t_fail "check --if-restrict-file as nobody: no line about unseen writers: $out $err"
+	fi
 	run "$P" check --if-restrict-file --user 65534 --path "$t/ec"
 	t_eq "check --if-restrict-file: the summary line" \
 		"with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse $nwant of $ecn interpreted files, on 1 mount" \
