@@ -101,6 +101,18 @@ c_check1() {
 	t_eq "$cmd: scripts and denials over the mounts" "${#ex_files[@]} $d" \
 		"$(jq -r '"\([.mounts[].scripts] | add) \([.mounts[].denied] | add)"' <<< "$out" 2>&1)"
 }
+# AT_EXECVE_CHECK for root: the same first reason as policy 3 (noexec
+# mount, else no x bit at all); nobody holds the example files open for
+# writing, and no read permission is asked.
+check_for "policyctl check --if-restrict-file --user root --path $scripts" c_check_rf
+c_check_rf() {
+	local f d=0
+	doc=1
+	for f in "${ex_files[@]}"; do [ -n "$(reasons_p3 "$f")" ] && d=$((d + 1)); done
+	t_eq "$cmd: exit status ($d refusals predicted)" "$([ "$d" -gt 0 ] && echo 1 || echo 0)" "$rc"
+	t_eq "$cmd: summary" "with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse $d of ${#ex_files[@]} interpreted files" \
+		"$(tail -n 1 <<< "$out" | sed 's/, on [0-9]* mounts*$//')"
+}
 check_for "policyctl explain --policy 3 --user root ${ex_files[*]}" c_explain
 c_explain() {
 	local f r want= d=0
