@@ -12,6 +12,9 @@
 /* NULL-terminated table of script extensions, without the dot. */
 extern const char *const pc_interp_exts[];
 
+/* The longest extension of the table (tests check that none is longer). */
+#define PC_INTERP_EXT_MAX 4
+
 /* Whether @name's extension is in the table (case-sensitive). */
 bool pc_interp_by_name(const char *name);
 

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -26,6 +27,41 @@ static void test_by_name(void **state)
 	assert_false(pc_interp_by_name("notes.txt"));
 	assert_false(pc_interp_by_name("x.SH"));
 	assert_false(pc_interp_by_name("x.shx"));
+}
+
+/* Every entry of the table, and nothing that merely starts like one. */
+static void test_by_name_table(void **state)
+{
+	char name[32];
+
+	(void)state;
+	for (size_t i = 0; pc_interp_exts[i]; i++) {
+		const char *e = pc_interp_exts[i];
+		size_t n = strlen(e);
+
+		assert_true(n >= 1 && n <= PC_INTERP_EXT_MAX);
+		snprintf(name, sizeof(name), "f.%s", e);
+		assert_true(pc_interp_by_name(name));
+		snprintf(name, sizeof(name), "f.%sx", e);
+		assert_false(pc_interp_by_name(name));
+		snprintf(name, sizeof(name), "f.%s.dat", e);
+		assert_false(pc_interp_by_name(name));
+		if (n > 1) {
+			snprintf(name, sizeof(name), "f.%.*s", (int)n - 1, e);
+			/* a shorter entry may be in the table ("t", "r") */
+			bool in = false;
+
+			for (size_t j = 0; pc_interp_exts[j]; j++)
+				in |= strcmp(name + 2, pc_interp_exts[j]) == 0;
+			assert_int_equal(pc_interp_by_name(name), in);
+		}
+	}
+	assert_false(pc_interp_by_name("f.dat"));
+	assert_false(pc_interp_by_name("f.bashrc"));
+	assert_false(pc_interp_by_name("f.s"));
+	assert_false(pc_interp_by_name("f.d"));
+	assert_true(pc_interp_by_name("f.R"));
+	assert_true(pc_interp_by_name("f.t"));
 }
 
 static int temp_with(const char *content, size_t len)
@@ -66,6 +102,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_by_name),
+		cmocka_unit_test(test_by_name_table),
 		cmocka_unit_test(test_shebang),
 	};
 
