@@ -15,12 +15,15 @@
  * without any lock, so its I/O (xattrs, ...) runs in parallel, and it must
  * be thread-safe.
  *
- * Files whose name does not make them interpreted are opened and their first
- * two bytes read in batches through a per-thread io_uring where the kernel
- * offers one (the same openat/pread/close, one system call per batch); any
- * error is redone by plain system calls, so counts and problems are the
- * same either way. POLICYCTL_NO_IO_URING=1 in the environment forces the
- * plain system calls (tests compare both).
+ * Regular files are opened (and, when their name does not make them
+ * interpreted, their first two bytes read) in batches through a per-thread
+ * io_uring where the kernel offers one (the same openat/pread/close, one
+ * system call per batch); any error is redone by plain system calls, so
+ * counts and problems are the same either way. A batch is opened at once:
+ * a file removed after that, while an earlier one is handed over, is still
+ * handed over (it existed when opened), where the plain path counts it as
+ * vanished. POLICYCTL_NO_IO_URING=1 in the environment forces the plain
+ * system calls (tests compare both).
  */
 #ifndef PC_WALK_H
 #define PC_WALK_H

@@ -245,8 +245,9 @@ big_check() {
 		t_fail "$what: listed files differ: $(tail -n +2 "$tmp/big.want" | diff - "$tmp/big.got" | head -n 4 | tr '\n' ' ')"
 	fi
 }
-# the files whose name does not tell are read in batches through io_uring
-# where the kernel has it; POLICYCTL_NO_IO_URING=1: one system call each
+# regular files are opened (and read when their name does not tell) in
+# batches through io_uring where the kernel has it;
+# POLICYCTL_NO_IO_URING=1: one system call each
 big_check "many directories"
 big_check "many directories, no io_uring" env POLICYCTL_NO_IO_URING=1
 # As uid 4242 (owning none of these files but the k % 5 == 0 ones): the
