@@ -25,7 +25,11 @@
 #    scripts (interpreted - denied: under policy 3 root may run exactly the
 #    scripts with an x bit) must equal find's count, an independent one.
 # The peak RSS of policyctl (GNU time) shows that memory does not grow with
-# the number of files.
+# the number of files. With GNU time each round also gives the CPU time
+# (user + system) of find and policyctl and their ratio, the median of
+# which is printed too (no goal: it is the work each does, whatever the
+# load; policyctl spreads its work over the CPUs, so on an idle machine its
+# wall ratio is about its CPU ratio divided by the CPUs it gets).
 # usage: [POLICYCTL=binary] bench/policyctl-walk.sh [N [ROUNDS]]
 #        (root; the tmpfs needs ~1 GB per 1M files)
 set -u
@@ -101,14 +105,23 @@ command -v bfs > /dev/null && has_bfs=1
 time_bin=
 [ -x /usr/bin/time ] && time_bin=/usr/bin/time
 
+# cpu_of FILE: user + system seconds from GNU time's "%U %S" (last line)
+cpu_of() { tail -n 1 "$1" | awk '{ printf "%.2f", $1 + $2 }'; }
+
 # run_find TOOL: one timed listing by find or bfs (written to tmpfs, as
-# policyctl writes its report); sets el; checks the count.
+# policyctl writes its report); sets el (and cpu for find); checks the count.
 run_find() {
 	local tool=$1 t0 t1 rc n
 	t0=$(now)
-	"$tool" "$root" -xdev -type f -perm /111 > "$work/$tool.out"
+	if [ -n "$time_bin" ]; then
+		"$time_bin" -f "%U %S" -o "$work/$tool.cpu" "$tool" "$root" -xdev \
+			-type f -perm /111 > "$work/$tool.out"
+	else
+		"$tool" "$root" -xdev -type f -perm /111 > "$work/$tool.out"
+	fi
 	rc=$?
 	t1=$(now)
+	[ -n "$time_bin" ] && [ "$tool" = find ] && fc=$(cpu_of "$work/$tool.cpu")
 	el=$(echo "$t1 - $t0" | bc -l)
 	n=$(wc -l < "$work/$tool.out")
 	if [ "$rc" != 0 ] || [ "$n" != "$want_x" ]; then
@@ -122,15 +135,18 @@ run_pc() {
 	local t0 t1 rc summary got_denied got_interp want_rc=0
 	t0=$(now)
 	if [ -n "$time_bin" ]; then
-		"$time_bin" -f "%M" -o "$work/rss" "$P" check --policy 3 --path "$root" \
-			--user root > "$work/pc.out" 2> "$work/pc.err"
+		"$time_bin" -f "%M %U %S" -o "$work/rss" "$P" check --policy 3 \
+			--path "$root" --user root > "$work/pc.out" 2> "$work/pc.err"
 	else
 		"$P" check --policy 3 --path "$root" --user root > "$work/pc.out" 2> "$work/pc.err"
 	fi
 	rc=$?
 	t1=$(now)
 	el=$(echo "$t1 - $t0" | bc -l)
-	[ -n "$time_bin" ] && rss=$(tail -n 1 "$work/rss")
+	if [ -n "$time_bin" ]; then
+		read -r rss pu ps < <(tail -n 1 "$work/rss")
+		pc_cpu=$(echo "$pu + $ps" | bc -l)
+	fi
 	summary=$(tail -n 1 "$work/pc.out")
 	if [[ $summary =~ ^policy\ 3\ would\ deny\ ([0-9]+)\ of\ ([0-9]+)\ interpreted\ files ]]; then
 		got_denied=${BASH_REMATCH[1]} got_interp=${BASH_REMATCH[2]}
@@ -158,8 +174,8 @@ median() {
 
 tools=(find pc)
 [ -n "$has_bfs" ] && tools+=(bfs)
-ft=() pt=() bt=() rf=() rb=()
-rss=? nf=? pc_x=? pc_summary=
+ft=() pt=() bt=() rf=() rb=() rc_=()
+rss=? nf=? pc_x=? pc_summary= fc= pc_cpu=
 load_before=$(load)
 echo "load before: $load_before"
 for ((r = 0; r < ROUNDS; r++)); do
@@ -186,6 +202,13 @@ for ((r = 0; r < ROUNDS; r++)); do
 	else
 		line+=$(printf '  policyctl/find %.3f' "${rf[-1]}")
 	fi
+	if [ -n "$time_bin" ]; then
+		# bc -l: a CPU time of 0.00 s (tiny trees) gives no ratio
+		if [ "$(echo "$fc > 0" | bc -l)" = 1 ]; then
+			rc_+=("$(echo "$pc_cpu / $fc" | bc -l)")
+			line+=$(printf '  CPU find %.2f s policyctl %.2f s (%.2f)' "$fc" "$pc_cpu" "${rc_[-1]}")
+		fi
+	fi
 	echo "$line"
 done
 load_after=$(load)
@@ -205,6 +228,10 @@ printf 'ratio policyctl/find: %.3f (load before %s, after %s)\n' "$ratio" "$load
 if [ -n "$has_bfs" ]; then
 	printf 'ratio policyctl/bfs:  %.3f (load before %s, after %s)\n' \
 		"$(median "${rb[@]}")" "$load_before" "$load_after"
+fi
+if [ ${#rc_[@]} -gt 0 ]; then
+	printf 'CPU time policyctl/find: %.3f (user + system; no goal; %d CPUs)\n' \
+		"$(median "${rc_[@]}")" "$(nproc)"
 fi
 # The goal, on the unrounded median ratio.
 if [ "$(echo "$ratio <= 1.0" | bc -l)" = 1 ]; then verdict=MET; else verdict=MISSED; fi
