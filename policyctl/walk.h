@@ -8,7 +8,7 @@
  * vanish during the walk are counted in the mount's counters, never fatal.
  *
  * Several threads walk one mount together: each goes depth first with its
- * own path buffer, and keeps a few subdirectories (two per thread) queued
+ * own path buffer, and keeps a few subdirectories (eight per thread) queued
  * in a small shared stack for threads that run out of work, so memory grows
  * with the depth, not with the number of files. The callback is called with the walk's lock held (one at a time),
  * unless the caller sets .concurrent: then each thread calls it on its own,
