@@ -29,7 +29,12 @@
 # (user + system) of find and policyctl and their ratio, the median of
 # which is printed too (no goal: it is the work each does, whatever the
 # load; policyctl spreads its work over the CPUs, so on an idle machine its
-# wall ratio is about its CPU ratio divided by the CPUs it gets).
+# wall ratio is about its CPU ratio divided by the CPUs it gets). With
+# kernel.sched_autogroup_enabled=1 (printed) the scheduler shares the CPUs
+# between sessions, not threads: while other sessions keep the CPUs busy,
+# policyctl's threads together get about the share of find's one thread
+# (at load 8.5 on 2 CPUs each got 23-31% of a CPU), and its wall ratio
+# approaches its CPU ratio.
 # usage: [POLICYCTL=binary] bench/policyctl-walk.sh [N [ROUNDS]]
 #        (root; the tmpfs needs ~1 GB per 1M files)
 set -u
@@ -177,7 +182,7 @@ tools=(find pc)
 ft=() pt=() bt=() rf=() rb=() rc_=()
 rss=? nf=? pc_x=? pc_summary= fc= pc_cpu=
 load_before=$(load)
-echo "load before: $load_before"
+echo "load before: $load_before ($(nproc) CPUs, kernel.sched_autogroup_enabled=$(cat /proc/sys/kernel/sched_autogroup_enabled 2> /dev/null || echo ?))"
 for ((r = 0; r < ROUNDS; r++)); do
 	lr=$(load)
 	# rotate the order so that no tool always runs first
