@@ -44,16 +44,48 @@ __u64 rb_drops;	      /* events lost: ring buffer full */
 __u64 map_full;	      /* verdicts not counted: stats map full */
 __u64 pmap_full;      /* same, per-process map (LRU: rarely) */
 
+/* Per-interpreter rows: the key's slot in counts (a slot is given once,
+ * entries are never deleted, so a key keeps its slot). */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, TT_ROWS);
 	__type(key, struct tt_bkey);
-	__type(value, struct tt_counts);
+	__type(value, __u32);
 } stats SEC(".maps");
 
 struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, TT_SLOTS);
+	__type(key, __u32);
+	__type(value, struct tt_counts);
+} counts SEC(".maps");
+
+__u32 next_slot;      /* slots given out (user space reads no further) */
+
+/*
+ * The last key counted on this CPU and its slot: consecutive checks nearly
+ * always come from the same interpreter, and comparing five words costs a
+ * fraction of the hash map's look-up (jhash and memcmp of the 40-byte key,
+ * issue 12).  Only for the trusted_for programs, which tracepoints run with
+ * preemption disabled and the kernel never nests (prog->active,
+ * bpf_prog_active): nothing else can touch this CPU's entry in between.
+ */
+struct tt_last {
+	struct tt_bkey key;
+	__u32 slot1;	/* slot + 1; 0: empty */
+	__u32 pad;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct tt_last);
+} last SEC(".maps");
+
+struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
-	__uint(max_entries, 16384);
+	__uint(max_entries, TT_ROWS);
 	__type(key, struct tt_bkey);
 	__type(value, struct tt_counts);
 } pstats SEC(".maps");
@@ -173,31 +205,23 @@ static __always_inline void exe_name(char *out, struct task_struct *task)
 					  exe->f_path.dentry->d_name.name);
 }
 
-static __always_inline void count(void *map, struct tt_bkey *key, int verdict,
-				  __u32 reason, __u32 would, __u64 *full)
+/* A key's first count: its name first, so that user space never meets an
+ * entry it cannot name. */
+static __always_inline void name_exe(struct tt_bkey *key, struct task_struct *task)
 {
-	struct tt_counts *c = bpf_map_lookup_elem(map, key);
+	struct tt_exe_name n = {};
 
-	if (!c) {
-		struct tt_exe_name n = {};
-
-		/* First count of this key: its name first, so that user space
-		 * never meets an entry it cannot name. */
-		if (!bpf_map_lookup_elem(&names, &key->exe)) {
-			exe_name(n.name, bpf_get_current_task_btf());
-			if (bpf_map_update_elem(&names, &key->exe, &n,
-						BPF_NOEXIST) &&
-			    !bpf_map_lookup_elem(&names, &key->exe))
-				__sync_fetch_and_add(&names_full, 1);
-		}
-		/* Another CPU may create it first: EEXIST is fine. */
-		bpf_map_update_elem(map, key, &zero_counts, BPF_NOEXIST);
-		c = bpf_map_lookup_elem(map, key);
-		if (!c) {
-			__sync_fetch_and_add(full, 1);
-			return;
-		}
+	if (!bpf_map_lookup_elem(&names, &key->exe)) {
+		exe_name(n.name, task);
+		if (bpf_map_update_elem(&names, &key->exe, &n, BPF_NOEXIST) &&
+		    !bpf_map_lookup_elem(&names, &key->exe))
+			__sync_fetch_and_add(&names_full, 1);
 	}
+}
+
+static __always_inline void add(struct tt_counts *c, int verdict, __u32 reason,
+				__u32 would)
+{
 	/* checks = allowed + denied: user space adds them up (one atomic
 	 * less per check, and the three always agree). */
 	if (verdict == 0)
@@ -212,6 +236,69 @@ static __always_inline void count(void *map, struct tt_bkey *key, int verdict,
 		__sync_fetch_and_add(&c->would, 1);
 		reason_slot_add(c, would, true);
 	}
+}
+
+/* Per-process rows (LRU): the counts are the map's values. */
+static __always_inline void count(void *map, struct tt_bkey *key,
+				  struct task_struct *task, int verdict,
+				  __u32 reason, __u32 would, __u64 *full)
+{
+	struct tt_counts *c = bpf_map_lookup_elem(map, key);
+
+	if (!c) {
+		name_exe(key, task);
+		/* Another CPU may create it first: EEXIST is fine. */
+		bpf_map_update_elem(map, key, &zero_counts, BPF_NOEXIST);
+		c = bpf_map_lookup_elem(map, key);
+		if (!c) {
+			__sync_fetch_and_add(full, 1);
+			return;
+		}
+	}
+	add(c, verdict, reason, would);
+}
+
+static __always_inline bool same_key(const struct tt_bkey *a,
+				     const struct tt_bkey *b)
+{
+	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
+
+	_Static_assert(sizeof(*a) == 5 * sizeof(__u64), "tt_bkey: 5 words");
+	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] &&
+	       x[4] == y[4];
+}
+
+/* The slot of @key in counts, created on its first count; -1: no room. */
+static __always_inline int stats_slot(struct tt_bkey *key,
+				      struct task_struct *task, bool cached)
+{
+	struct tt_last *l = NULL;
+	__u32 zero = 0, *sp, slot;
+
+	if (cached) {
+		l = bpf_map_lookup_elem(&last, &zero);
+		if (l && l->slot1 && same_key(&l->key, key))
+			return l->slot1 - 1;
+	}
+	sp = bpf_map_lookup_elem(&stats, key);
+	if (!sp) {
+		name_exe(key, task);
+		slot = __sync_fetch_and_add(&next_slot, 1);
+		if (slot >= TT_SLOTS)
+			return -1;
+		/* Another CPU may create it first: then its slot is the key's
+		 * (this one stays unused, and zero). */
+		bpf_map_update_elem(&stats, key, &slot, BPF_NOEXIST);
+		sp = bpf_map_lookup_elem(&stats, key);
+		if (!sp)
+			return -1;
+	}
+	slot = *sp;
+	if (l) {
+		l->key = *key;
+		l->slot1 = slot + 1;
+	}
+	return slot;
 }
 
 static __always_inline void fill_path(struct tt_event *e, struct file *file)
@@ -267,7 +354,9 @@ static __always_inline void fill_key(struct tt_bkey *key, struct task_struct *ta
 	struct mm_struct *mm = task->mm;
 	struct file *exe = mm ? mm->exe_file : NULL;
 
-	key->uid = (__u32)bpf_get_current_uid_gid();
+	/* The uid bpf_get_current_uid_gid() returns (current_cred()), by
+	 * loads instead of a helper call. */
+	key->uid = task->cred->uid.val;
 	/* comm as two loads, not a helper call: the kernel keeps it
 	 * NUL-padded (__set_task_comm() uses strscpy_pad()), so these are
 	 * the bytes bpf_get_current_comm() would copy. */
@@ -360,16 +449,23 @@ static __always_inline void verdict(struct file *file,
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct tt_bkey key = {};
-	int v;
+	struct tt_counts *c;
+	__u32 tgid = task->tgid;
+	int v, slot;
 
-	if (self_tgid && (bpf_get_current_pid_tgid() >> 32) == self_tgid)
+	if (self_tgid && tgid == self_tgid)
 		return;
 	fill_key(&key, task);
 	v = ret == 0 ? 0 : (ret == -EACCES || ret == -EPERM) ? 1 : -1;
-	count(&stats, &key, v, reason, would, &map_full);
+	slot = stats_slot(&key, task, source == TT_SRC_TRUSTED_FOR);
+	c = slot >= 0 ? bpf_map_lookup_elem(&counts, &slot) : NULL;
+	if (c)
+		add(c, v, reason, would);
+	else
+		__sync_fetch_and_add(&map_full, 1);
 	if (per_process) {
-		key.tgid = bpf_get_current_pid_tgid() >> 32;
-		count(&pstats, &key, v, reason, would, &pmap_full);
+		key.tgid = tgid;
+		count(&pstats, &key, task, v, reason, would, &pmap_full);
 		key.tgid = 0;
 	}
 	if (v > 0)

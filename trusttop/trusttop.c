@@ -370,15 +370,22 @@ static const char *exe_name(int names_fd, const struct tt_exe_id *id)
 	return tt_names_find(&exe_names, id);
 }
 
-static int read_map(int fd, int names_fd, struct tt_table *t)
+/* The rows of one BPF map: its values are the counts, or with counts_fd >= 0
+ * (stats) slots of that array, which holds them. */
+static int read_map(int fd, int counts_fd, int names_fd, struct tt_table *t)
 {
 	struct tt_bkey key, next;
 	struct tt_counts c;
 	struct tt_bkey *prev = NULL;
+	__u32 slot;
 
 	tt_table_begin(t);
 	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		if (bpf_map_lookup_elem(fd, &next, &c) == 0) {
+		int e = counts_fd < 0 ? bpf_map_lookup_elem(fd, &next, &c)
+			: bpf_map_lookup_elem(fd, &next, &slot) ? -1
+			: bpf_map_lookup_elem(counts_fd, &slot, &c);
+
+		if (e == 0) {
 			struct tt_key k = { .uid = next.uid, .tgid = next.tgid };
 			const char *name = exe_name(names_fd, &next.exe);
 
@@ -442,9 +449,10 @@ static int tick(struct tt_app *a, struct trusttop_bpf *skel,
 
 	ring_buffer__consume(rb);
 	e = read_map(bpf_map__fd(skel->maps.stats),
+		     bpf_map__fd(skel->maps.counts),
 		     bpf_map__fd(skel->maps.names), &a->interp);
 	if (!e && a->per_process)
-		e = read_map(bpf_map__fd(skel->maps.pstats),
+		e = read_map(bpf_map__fd(skel->maps.pstats), -1,
 			     bpf_map__fd(skel->maps.names), &a->procs);
 	if (e)
 		return e;

@@ -59,6 +59,12 @@ struct tt_exe_id {
 	__u32 name_hash; /* d_name.hash of the exe's dentry */
 };
 
+/* Rows the BPF maps hold: per interpreter (stats) and per process (pstats). */
+#define TT_ROWS 16384
+/* Slots of the counts array behind stats: one per key, and a few for keys
+ * two CPUs created at once (the loser's slot stays unused). */
+#define TT_SLOTS (TT_ROWS + 1024)
+
 /* Counting key of the BPF maps (stats, pstats): user space turns exe back
  * into the name (names map) and adds up the entries of one tt_key. */
 struct tt_bkey {
