@@ -1,11 +1,18 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tf-run [--enosys] [--deny-interactive] [--backend] [--kernel] -- CMD [ARG...]
+ * tf-run [--enosys] [--filter-only] [--deny-interactive] [--backend] [--kernel] -- CMD [ARG...]
  * Run CMD in a changed environment, for the interpreter tests:
- *  --enosys            execveat(2) and syscall 451 (trusted_for(2) on the
+ *  --enosys            hide the kernel's interfaces completely, as on a
+ *                      kernel that has neither: in a private mount
+ *                      namespace, an empty read-only tmpfs over
+ *                      /proc/sys/fs (no fs.trust_policy to be seen), and
+ *                      execveat(2) and syscall 451 (trusted_for(2) on the
  *                      trustfor kernel) fail with ENOSYS (seccomp filter),
  *                      so libtrustedfor gets no answer from the kernel on
- *                      any kernel: the fallback rule applies;
+ *                      any kernel: the fallback rule applies (root only);
+ *  --filter-only       the seccomp filter alone, the sysctl left visible:
+ *                      a kernel with the interface behind a container
+ *                      profile that does not know its system call;
  *  --deny-interactive  set mainline's SECBIT_EXEC_DENY_INTERACTIVE;
  *  --backend           print libtrustedfor's backend name and exit;
  *  --kernel            print what the running kernel offers, probed here
@@ -20,6 +27,8 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include <sched.h>
+#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -52,6 +61,31 @@ static int deny_execveat(void)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) < 0)
 		return -1;
 	return prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0);
+}
+
+/* An empty read-only tmpfs over /proc/sys/fs, in a mount namespace of our
+ * own: TF_POLICY_PATH is gone for this process and its children only.
+ */
+static int hide_trust_policy(void)
+{
+	if (unshare(CLONE_NEWNS) < 0) {
+		perror("tf-run: unshare(CLONE_NEWNS)");
+		return -1;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		perror("tf-run: private mounts");
+		return -1;
+	}
+	if (mount("tf-hide", "/proc/sys/fs", "tmpfs", MS_RDONLY | MS_NOSUID |
+		  MS_NODEV | MS_NOEXEC, "mode=0555") < 0) {
+		perror("tf-run: tmpfs over /proc/sys/fs");
+		return -1;
+	}
+	if (access(TF_POLICY_PATH, F_OK) == 0) {
+		fprintf(stderr, "tf-run: %s still visible\n", TF_POLICY_PATH);
+		return -1;
+	}
+	return 0;
 }
 
 /*
@@ -100,6 +134,13 @@ int main(int argc, char **argv)
 			i++;
 			break;
 		} else if (!strcmp(argv[i], "--enosys")) {
+			if (hide_trust_policy() < 0)
+				return 125;
+			if (deny_execveat() < 0) {
+				perror("tf-run: seccomp");
+				return 125;
+			}
+		} else if (!strcmp(argv[i], "--filter-only")) {
 			if (deny_execveat() < 0) {
 				perror("tf-run: seccomp");
 				return 125;
@@ -126,7 +167,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (i >= argc) {
-		fprintf(stderr, "usage: tf-run [--enosys] [--deny-interactive] "
+		fprintf(stderr, "usage: tf-run [--enosys] [--filter-only] [--deny-interactive] "
 				"[--backend] [--kernel] -- CMD [ARG...]\n");
 		return 125;
 	}
