@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -115,16 +116,22 @@ int tf_trusted_for(int fd, int usage, unsigned int flags)
 	return ret < 0 ? -1 : 0;
 }
 
+/* tf_kernel_has_execve_check(), probed once. */
+static bool tf_kernel_has_execve_check_cached(void)
+{
+	static int has = -1;
+
+	if (has < 0)
+		has = tf_kernel_has_execve_check();
+	return has;
+}
+
 int tf_execve_check(int fd)
 {
 	static char *const argv[] = { "", NULL };
 	static char *const envp[] = { NULL };
 
-	static int has = -1;
-
-	if (has < 0)
-		has = tf_kernel_has_execve_check();
-	if (!has) {
+	if (!tf_kernel_has_execve_check_cached()) {
 		errno = ENOSYS;
 		return -1;
 	}
@@ -134,18 +141,58 @@ int tf_execve_check(int fd)
 		       -1 : 0;
 }
 
+int tf_securebits_get(unsigned int *bits)
+{
+	int ret = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+
+	if (ret < 0)
+		return -1;
+	*bits = (unsigned int)ret;
+	return 0;
+}
+
+int tf_check_exec(int fd, enum tf_api api, enum tf_backend *answered)
+{
+	enum tf_backend be = TF_BACKEND_NONE;
+	int ret;
+
+	switch (api) {
+	case TF_API_DEFAULT:
+		be = tf_backend_detect();
+		break;
+	case TF_API_TRUSTED_FOR:
+		if (tf_backend_detect() == TF_BACKEND_TRUSTED_FOR)
+			be = TF_BACKEND_TRUSTED_FOR;
+		break;
+	case TF_API_EXECVE_CHECK:
+		if (tf_kernel_has_execve_check_cached())
+			be = TF_BACKEND_EXECVE_CHECK;
+		break;
+	default:
+		if (answered)
+			*answered = TF_BACKEND_NONE;
+		errno = EINVAL;
+		return -1;
+	}
+	if (answered)
+		*answered = be;
+	switch (be) {
+	case TF_BACKEND_TRUSTED_FOR:
+		ret = tf_trusted_for(fd, TF_USAGE_EXECUTION, 0);
+		break;
+	case TF_BACKEND_EXECVE_CHECK:
+		ret = tf_execve_check(fd);
+		break;
+	default:
+		errno = ENOSYS;
+		return -1;
+	}
+	return ret;
+}
+
 int trusted_for_exec(int fd)
 {
-	switch (tf_backend_detect()) {
-	case TF_BACKEND_TRUSTED_FOR:
-		return tf_trusted_for(fd, TF_USAGE_EXECUTION, 0);
-	case TF_BACKEND_EXECVE_CHECK:
-		return tf_execve_check(fd);
-	case TF_BACKEND_NONE:
-		break;
-	}
-	errno = ENOSYS;
-	return -1;
+	return tf_check_exec(fd, TF_API_DEFAULT, NULL);
 }
 
 const char *tf_reason_name(unsigned int bit)

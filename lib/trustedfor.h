@@ -9,6 +9,12 @@
  *  - mainline's execveat(fd, "", ..., AT_EMPTY_PATH | AT_EXECVE_CHECK)
  *    (Linux >= 6.14).
  *
+ * A kernel may offer both (the trustfor 6.1 series from issue 11 on).  Which
+ * one answers is the caller's choice (tf_check_exec()); by default
+ * (TF_API_DEFAULT, and trusted_for_exec()) it is trusted_for(2) when
+ * /proc/sys/fs/trust_policy exists, so that fs.trust_policy keeps governing
+ * where it exists, else AT_EXECVE_CHECK.
+ *
  * Mainline later gave syscall number 451 to cachestat(2): this library only
  * issues syscall 451 after /proc/sys/fs/trust_policy was seen, and every
  * trustfor tool goes through it instead of calling the syscall itself.
@@ -50,6 +56,27 @@ extern "C" {
 #define AT_EXECVE_CHECK 0x10000
 #endif
 
+/*
+ * Mainline's exec securebits (uapi/linux/securebits.h since 6.14, and the
+ * trustfor 6.1 series from issue 11 on), as bits of PR_GET_SECUREBITS.
+ * check_exec.rst: an interpreter always asks AT_EXECVE_CHECK about the
+ * file it interprets but enforces the answer only under
+ * TF_SECBIT_EXEC_RESTRICT_FILE; under TF_SECBIT_EXEC_DENY_INTERACTIVE it
+ * refuses interactive code (-c, -i, a terminal), and code arriving on a
+ * descriptor unless AT_EXECVE_CHECK on that descriptor succeeds.
+ */
+#define TF_SECBIT_EXEC_RESTRICT_FILE 0x100u	   /* bit 8 */
+#define TF_SECBIT_EXEC_RESTRICT_FILE_LOCKED 0x200u    /* bit 9 */
+#define TF_SECBIT_EXEC_DENY_INTERACTIVE 0x400u	   /* bit 10 */
+#define TF_SECBIT_EXEC_DENY_INTERACTIVE_LOCKED 0x800u /* bit 11 */
+
+/*
+ * The calling thread's securebits (prctl(PR_GET_SECUREBITS)) in *bits.
+ * Returns 0, or -1 with errno.  On a kernel without the exec securebits the
+ * bits above simply read as 0.
+ */
+int tf_securebits_get(unsigned int *bits);
+
 enum tf_backend {
 	TF_BACKEND_NONE = 0,	 /* the kernel cannot answer */
 	TF_BACKEND_TRUSTED_FOR,	 /* trusted_for(2), patched kernel */
@@ -75,12 +102,28 @@ bool tf_kernel_has_execve_check(void);
  */
 int tf_policy_read(int *policy);
 
+/* Which kernel interface a check asks. */
+enum tf_api {
+	/* trusted_for(2) when TF_POLICY_PATH exists, else AT_EXECVE_CHECK */
+	TF_API_DEFAULT = 0,
+	TF_API_TRUSTED_FOR,  /* trusted_for(2) only, under fs.trust_policy */
+	TF_API_EXECVE_CHECK, /* execveat(AT_EXECVE_CHECK) only */
+};
+
 /*
- * May the content of @fd be executed by an interpreter?
- * Returns 0 when allowed, -1 with errno otherwise: EACCES when denied,
- * ENOSYS when the kernel has neither interface (apply your own rule; see
- * README "When the kernel cannot answer"), EBADF, EINVAL...
+ * May the content of @fd be executed by an interpreter, according to @api?
+ * Returns 0 when allowed, -1 with errno otherwise:
+ *  - EACCES (or, for AT_EXECVE_CHECK, EPERM or ETXTBSY...): refused;
+ *  - ENOSYS: the kernel lacks the interface asked for (TF_API_DEFAULT: it
+ *    has neither; apply your own rule, see README "When the kernel cannot
+ *    answer");
+ *  - EBADF, EINVAL...
+ * When @answered is not NULL it is set to the interface that was asked
+ * (TF_BACKEND_NONE when none could be).
  */
+int tf_check_exec(int fd, enum tf_api api, enum tf_backend *answered);
+
+/* tf_check_exec(fd, TF_API_DEFAULT, NULL). */
 int trusted_for_exec(int fd);
 
 /* Raw trusted_for(2) call; fails with ENOSYS without the patched kernel. */

@@ -232,19 +232,29 @@ static void test_policy_readback(void **state)
 	assert_int_equal(policy, want);
 }
 
+/* Confine the calling process: system call @nr fails with @err; 0 or -1. */
+static int filter_syscall(unsigned int nr, unsigned int err)
+{
+	struct sock_filter filter[] = {
+		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
+			 offsetof(struct seccomp_data, nr)),
+		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, nr, 0, 1),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | err),
+		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+	};
+	struct sock_fprog prog = { .len = 4, .filter = filter };
+
+	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+	    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		return -1;
+	return 0;
+}
+
 /* Without the patched kernel, syscall 451 must never be issued: a seccomp
  * filter turns it into EPERM, and the library must still say ENOSYS.
  */
 static void test_no_blind_syscall_451(void **state)
 {
-	struct sock_filter filter[] = {
-		BPF_STMT(BPF_LD | BPF_W | BPF_ABS,
-			 offsetof(struct seccomp_data, nr)),
-		BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, TF_SYSCALL_NR, 0, 1),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
-		BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
-	};
-	struct sock_fprog prog = { .len = 4, .filter = filter };
 	int status;
 	pid_t pid;
 
@@ -258,8 +268,7 @@ static void test_no_blind_syscall_451(void **state)
 	pid = fork();
 	assert_true(pid >= 0);
 	if (pid == 0) {
-		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
-		    syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog))
+		if (filter_syscall(TF_SYSCALL_NR, EPERM))
 			_exit(3);
 		/* Sanity: the filter does catch a direct call. */
 		if (syscall(TF_SYSCALL_NR, 0, 1, 0) != -1 || errno != EPERM)
@@ -267,6 +276,10 @@ static void test_no_blind_syscall_451(void **state)
 		if (tf_trusted_for(0, TF_USAGE_EXECUTION, 0) != -1 ||
 		    errno != ENOSYS)
 			_exit(5);
+		/* Nor through the explicit choice of that interface. */
+		if (tf_check_exec(0, TF_API_TRUSTED_FOR, NULL) != -1 ||
+		    errno != ENOSYS)
+			_exit(6);
 		_exit(0);
 	}
 	assert_int_equal(waitpid(pid, &status, 0), pid);
@@ -438,6 +451,148 @@ static void test_bad_fds(void **state)
 	assert_int_equal(errno, EBADF);
 }
 
+/*
+ * The caller's choice of interface (tf_check_exec()), on a kernel that may
+ * have both.  Expected, per interface, from the probes above (not from the
+ * library): an interface the kernel lacks answers ENOSYS and names no
+ * backend; one it has answers as its own model says (trusted_for(2): the
+ * policy the caller set; AT_EXECVE_CHECK: regular, exec mount, an x bit,
+ * whatever fs.trust_policy says, ABI note 1); the default is trusted_for(2)
+ * where its sysctl exists, else AT_EXECVE_CHECK.
+ */
+static int model_api(enum tf_api api, bool regular, mode_t mode,
+		     enum tf_backend *who)
+{
+	int policy = intended_policy();
+	bool has_tf = access(TF_POLICY_PATH, F_OK) == 0;
+	bool has_xc = probe_execve_check();
+
+	if (api == TF_API_DEFAULT)
+		api = has_tf ? TF_API_TRUSTED_FOR :
+		      has_xc ? TF_API_EXECVE_CHECK : (enum tf_api)-1;
+	if (api == TF_API_TRUSTED_FOR && has_tf) {
+		*who = TF_BACKEND_TRUSTED_FOR;
+		if (!policy)
+			return 0;
+		if (!regular)
+			return EACCES;
+		return (policy & TF_POLICY_EXEC_FILE) && !(mode & 0111) ?
+			       EACCES : 0;
+	}
+	if (api == TF_API_EXECVE_CHECK && has_xc) {
+		*who = TF_BACKEND_EXECVE_CHECK;
+		return regular && (mode & 0111) ? 0 : EACCES;
+	}
+	*who = TF_BACKEND_NONE;
+	return ENOSYS;
+}
+
+static void test_api_choice(void **state)
+{
+	static const enum tf_api apis[] = { TF_API_DEFAULT, TF_API_TRUSTED_FOR,
+					    TF_API_EXECVE_CHECK };
+	static const mode_t fmodes[] = { 0644, 0755 };
+	char path[] = "/tmp/tf-api-XXXXXX";
+	enum tf_backend who, answered;
+	int fd, p[2], want, got;
+	bool tf_policy_known = intended_policy() >= 0;
+
+	(void)state;
+	if (geteuid() != 0)
+		tf_skip("not root: the model assumes CAP_DAC_OVERRIDE");
+	if (access(TF_POLICY_PATH, F_OK) == 0 && !tf_policy_known)
+		tf_skip("trusted_for(2) kernel but TF_TEST_POLICY is not set: the expected verdicts are unknown");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "#!/bin/sh\n", 10), 10);
+	close(fd);
+	assert_int_equal(pipe(p), 0);
+	for (size_t a = 0; a < sizeof(apis) / sizeof(apis[0]); a++) {
+		for (size_t m = 0; m < 2; m++) {
+			assert_int_equal(chmod(path, fmodes[m]), 0);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			assert_true(fd >= 0);
+			want = model_api(apis[a], true, fmodes[m], &who);
+			answered = (enum tf_backend)99;
+			got = tf_check_exec(fd, apis[a], &answered) ? errno : 0;
+			close(fd);
+			print_message("# api %d, mode %04o: %d (%s), model %d (%s)\n",
+				      (int)apis[a], (unsigned int)fmodes[m], got,
+				      tf_backend_name(answered), want,
+				      tf_backend_name(who));
+			assert_int_equal(got, want);
+			assert_int_equal(answered, who);
+		}
+		want = model_api(apis[a], false, 0600, &who);
+		got = tf_check_exec(p[0], apis[a], &answered) ? errno : 0;
+		assert_int_equal(got, want);
+		assert_int_equal(answered, who);
+	}
+	close(p[0]);
+	close(p[1]);
+	unlink(path);
+	/* trusted_for_exec() is the default */
+	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+	assert_true(fd >= 0);
+	want = tf_check_exec(fd, TF_API_DEFAULT, NULL) ? errno : 0;
+	assert_int_equal(trusted_for_exec(fd) ? errno : 0, want);
+	/* an unknown choice */
+	assert_int_equal(tf_check_exec(fd, (enum tf_api)7, &answered), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_int_equal(answered, TF_BACKEND_NONE);
+	close(fd);
+}
+
+/*
+ * The exec securebits: the constants are mainline's values (ABI note 2:
+ * bits 8-11), and tf_securebits_get() reads back what a child set with
+ * prctl() itself.  A kernel without them refuses to set them (EPERM or
+ * EINVAL): skipped there.
+ */
+static void test_securebits(void **state)
+{
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(TF_SECBIT_EXEC_RESTRICT_FILE, 1u << 8);
+	assert_int_equal(TF_SECBIT_EXEC_RESTRICT_FILE_LOCKED, 1u << 9);
+	assert_int_equal(TF_SECBIT_EXEC_DENY_INTERACTIVE, 1u << 10);
+	assert_int_equal(TF_SECBIT_EXEC_DENY_INTERACTIVE_LOCKED, 1u << 11);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static const unsigned int sets[] = { 0, 0x100, 0x400, 0x500 };
+		unsigned int bits;
+		int base = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+
+		if (base < 0)
+			_exit(3);
+		for (size_t i = 0; i < 4; i++) {
+			unsigned int want = ((unsigned int)base & ~0x500u) |
+					    sets[i];
+
+			if (prctl(PR_SET_SECUREBITS, want, 0, 0, 0) < 0) {
+				if (sets[i] && (errno == EPERM ||
+						errno == EINVAL))
+					_exit(42); /* kernel lacks them */
+				if (!sets[i] && errno == EPERM &&
+				    want == (unsigned int)base)
+					continue; /* unchanged: legacy EPERM */
+				_exit(4);
+			}
+			if (tf_securebits_get(&bits) || bits != want)
+				_exit(5);
+		}
+		_exit(0);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 42)
+		tf_skip("this kernel has no exec securebits (PR_SET_SECUREBITS refuses bit 8)");
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
 /* Without either interface the library says ENOSYS (the caller applies the
  * fallback rule of the README), whatever the file.
  */
@@ -463,6 +618,8 @@ int main(void)
 		cmocka_unit_test(test_regular_files),
 		cmocka_unit_test(test_noexec_mount),
 		cmocka_unit_test(test_bad_fds),
+		cmocka_unit_test(test_api_choice),
+		cmocka_unit_test(test_securebits),
 		cmocka_unit_test(test_enosys_without_backend),
 	};
 
