@@ -187,6 +187,15 @@ int tf_check_exec(int fd, enum tf_api api, enum tf_backend *answered)
 		errno = ENOSYS;
 		return -1;
 	}
+	/*
+	 * The interface was detected, so an ENOSYS now comes from a filter
+	 * in front of it (a seccomp profile that does not know the system
+	 * call), not from the kernel: passing it on would send the caller to
+	 * the rule for kernels that cannot answer, with the kernel's policy
+	 * never asked.  The call was refused.
+	 */
+	if (ret < 0 && errno == ENOSYS)
+		errno = EPERM;
 	return ret;
 }
 

@@ -117,6 +117,11 @@ enum tf_api {
  *  - ENOSYS: the kernel lacks the interface asked for (TF_API_DEFAULT: it
  *    has neither; apply your own rule, see README "When the kernel cannot
  *    answer");
+ *  - EPERM: the kernel has the interface (detected) but the call did not
+ *    reach it: a seccomp filter answered ENOSYS for its system call.  The
+ *    library never passes that ENOSYS on (it would send the caller to the
+ *    no-kernel rule while the kernel's policy is in force): treat the file
+ *    as refused (fail closed);
  *  - EBADF, EINVAL...
  * When @answered is not NULL it is set to the interface that was asked
  * (TF_BACKEND_NONE when none could be).
