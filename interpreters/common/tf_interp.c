@@ -13,11 +13,6 @@
 
 #include "trustedfor.h"
 
-/* Mainline securebit (uapi/linux/securebits.h since 6.14). */
-#ifndef SECURE_EXEC_DENY_INTERACTIVE
-#define SECURE_EXEC_DENY_INTERACTIVE 10
-#endif
-
 static void append(char *buf, size_t len, const char *what)
 {
 	size_t used = strlen(buf);
@@ -47,19 +42,25 @@ static int lacks_exec_perm(int fd, const struct stat *st)
 	return !(st->st_mode & (S_IXUSR | S_IXGRP | S_IXOTH));
 }
 
-void tfi_explain(int fd, char *reason, size_t len)
+/* The caller's exec securebits; 0 when they cannot be read. */
+static unsigned int secbits(void)
 {
-	enum tf_backend be = tf_backend_detect();
-	unsigned int mask = TF_POLICY_EXEC_MOUNT | TF_POLICY_EXEC_FILE;
-	struct stat st;
-	int policy, noexec;
+	unsigned int bits;
 
-	if (!len)
-		return;
+	return tf_securebits_get(&bits) == 0 ? bits : 0;
+}
+
+/*
+ * Why @fd is not executable, from what the kernel checks: @mask holds the
+ * policy bits applied (fs.trust_policy for trusted_for; AT_EXECVE_CHECK
+ * applies both).
+ */
+static void explain_static(int fd, unsigned int mask, char *reason, size_t len)
+{
+	struct stat st;
+	int noexec;
+
 	reason[0] = '\0';
-	/* Root may read the policy: only name what it actually enforces. */
-	if (be == TF_BACKEND_TRUSTED_FOR && tf_policy_read(&policy) == 0)
-		mask = (unsigned int)policy;
 	if (fstat(fd, &st) < 0) {
 		snprintf(reason, len, "cannot stat it: %s", strerror(errno));
 		return;
@@ -74,15 +75,58 @@ void tfi_explain(int fd, char *reason, size_t len)
 	    (noexec ? !(st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) :
 		      lacks_exec_perm(fd, &st)))
 		append(reason, len, "no execute permission");
+}
+
+/* Why trusted_for(2) refused @fd (EACCES), and which check said so. */
+static void explain_trusted_for(int fd, char *reason, size_t len)
+{
+	unsigned int mask = TF_POLICY_EXEC_MOUNT | TF_POLICY_EXEC_FILE;
+	size_t used;
+	int policy;
+
+	/* Root may read the policy: only name what it actually enforces. */
+	if (tf_policy_read(&policy) == 0)
+		mask = (unsigned int)policy;
+	explain_static(fd, mask, reason, len);
 	if (!reason[0])
 		append(reason, len, "not trusted by the kernel's policy");
-	if (be != TF_BACKEND_NONE) {
-		size_t used = strlen(reason);
+	used = strlen(reason);
+	snprintf(reason + used, len - used, " (trusted_for)");
+}
 
-		snprintf(reason + used, len - used, " (%s)",
-			 be == TF_BACKEND_TRUSTED_FOR ? "trusted_for" :
-							"AT_EXECVE_CHECK");
+/* Why AT_EXECVE_CHECK refused @fd with @err, and why that is enforced. */
+static void explain_execve_check(int fd, int err, const char *enforced,
+				 char *reason, size_t len)
+{
+	size_t used;
+
+	reason[0] = '\0';
+	if (err == EACCES)
+		explain_static(fd, TF_POLICY_EXEC_MOUNT | TF_POLICY_EXEC_FILE,
+			       reason, len);
+	else if (err == ETXTBSY)
+		append(reason, len, "open for writing");
+	if (!reason[0]) {
+		if (err == EACCES)
+			append(reason, len, "not executable for the kernel");
+		else
+			snprintf(reason, len, "cannot check it: %s",
+				 strerror(err));
 	}
+	used = strlen(reason);
+	snprintf(reason + used, len - used, " (AT_EXECVE_CHECK, %s is set)",
+		 enforced);
+}
+
+void tfi_explain(int fd, char *reason, size_t len)
+{
+	if (!len)
+		return;
+	if (tf_backend_detect() == TF_BACKEND_TRUSTED_FOR)
+		explain_trusted_for(fd, reason, len);
+	else
+		explain_execve_check(fd, EACCES, "SECBIT_EXEC_RESTRICT_FILE",
+				     reason, len);
 }
 
 enum tfi_verdict tfi_fallback_fd(int fd, char *reason, size_t len)
@@ -95,69 +139,159 @@ enum tfi_verdict tfi_fallback_fd(int fd, char *reason, size_t len)
 	return TFI_ALLOW;
 }
 
+/*
+ * trusted_for(2) on @fd, enforced as fs.trust_policy says (the kernel
+ * applies it).  Returns -1 when the kernel has no trusted_for (not asked).
+ */
+static int ask_trusted_for(int fd, enum tfi_verdict *v, char *reason,
+			   size_t len)
+{
+	enum tf_backend answered;
+
+	if (tf_check_exec(fd, TF_API_TRUSTED_FOR, &answered) == 0) {
+		*v = TFI_ALLOW;
+		return 0;
+	}
+	if (answered != TF_BACKEND_TRUSTED_FOR)
+		return -1;
+	*v = TFI_DENY;
+	if (errno == EACCES)
+		explain_trusted_for(fd, reason, len);
+	else
+		/* EPERM: a filter kept us from asking: fail closed */
+		snprintf(reason, len, "cannot check it: %s (trusted_for)",
+			 strerror(errno));
+	return 0;
+}
+
+/*
+ * AT_EXECVE_CHECK on @fd: *err is 0 when it allowed, else its errno.
+ * Returns -1 when the kernel has no AT_EXECVE_CHECK (not asked).
+ */
+static int ask_execve_check(int fd, int *err)
+{
+	enum tf_backend answered;
+
+	*err = tf_check_exec(fd, TF_API_EXECVE_CHECK, &answered) ? errno : 0;
+	return answered == TF_BACKEND_EXECVE_CHECK ? 0 : -1;
+}
+
 enum tfi_verdict tfi_check_fd(int fd, char *reason, size_t len)
 {
-	if (trusted_for_exec(fd) == 0)
-		return TFI_ALLOW;
-	switch (errno) {
-	case EACCES:
-		tfi_explain(fd, reason, len);
-		return TFI_DENY;
-	case ENOSYS:
-		return tfi_fallback_fd(fd, reason, len);
-	default:
-		snprintf(reason, len, "cannot check it: %s", strerror(errno));
-		return TFI_DENY;
+	enum tfi_verdict v = TFI_ALLOW;
+	int asked = 0, err;
+
+	/*
+	 * check_exec.rst: always ask AT_EXECVE_CHECK, enforce its answer only
+	 * under SECBIT_EXEC_RESTRICT_FILE.
+	 */
+	if (ask_execve_check(fd, &err) == 0) {
+		asked = 1;
+		if (err && (secbits() & TF_SECBIT_EXEC_RESTRICT_FILE)) {
+			explain_execve_check(fd, err,
+					     "SECBIT_EXEC_RESTRICT_FILE",
+					     reason, len);
+			return TFI_DENY;
+		}
 	}
+	/* trusted_for(2): enforced as fs.trust_policy says. */
+	if (ask_trusted_for(fd, &v, reason, len) == 0)
+		return v;
+	if (asked)
+		return TFI_ALLOW;
+	/* Neither interface: the documented fallback rule. */
+	return tfi_fallback_fd(fd, reason, len);
+}
+
+enum tfi_verdict tfi_check_interactive(char *reason, size_t len)
+{
+	if (!(secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE))
+		return TFI_ALLOW;
+	snprintf(reason, len, "interactive commands refused: "
+			      "SECBIT_EXEC_DENY_INTERACTIVE is set");
+	return TFI_DENY;
+}
+
+/* trusted_for(2)'s rule for code that is not a file, on @fd (-1: a pipe). */
+static enum tfi_verdict nonfile_trusted_for(int fd, char *reason, size_t len)
+{
+	enum tfi_verdict v = TFI_ALLOW;
+	int p[2] = { -1, -1 };
+
+	if (!tf_kernel_has_trusted_for())
+		return TFI_ALLOW;
+	if (fd < 0) {
+		if (pipe2(p, O_CLOEXEC) < 0) {
+			snprintf(reason, len, "cannot check it: %s",
+				 strerror(errno));
+			return TFI_DENY;
+		}
+		fd = p[0];
+	}
+	if (ask_trusted_for(fd, &v, reason, len) == 0 && v == TFI_DENY &&
+	    !strncmp(reason, "not a regular file", 18))
+		snprintf(reason, len, "code not read from a regular file, "
+				      "untrusted under the current "
+				      "fs.trust_policy (trusted_for)");
+	if (p[0] >= 0) {
+		close(p[0]);
+		close(p[1]);
+	}
+	return v;
 }
 
 enum tfi_verdict tfi_check_nonfile(int fd, char *reason, size_t len)
 {
-	int p[2] = { -1, -1 };
-	int ret, bits;
+	unsigned int bits = secbits();
+	int err;
 
-	switch (tf_backend_detect()) {
-	case TF_BACKEND_TRUSTED_FOR:
-		if (fd < 0) {
-			if (pipe2(p, O_CLOEXEC) < 0) {
-				snprintf(reason, len, "cannot check it: %s",
-					 strerror(errno));
-				return TFI_DENY;
-			}
-			fd = p[0];
-		}
-		ret = trusted_for_exec(fd);
-		if (ret < 0 && errno == ENOSYS) {
-			/* The kernel cannot answer after all: allowed. */
-			ret = 0;
-		} else if (ret < 0) {
-			int e = errno;
-
-			if (e == EACCES)
-				snprintf(reason, len,
-					 "code not read from a regular file, "
-					 "untrusted under the current "
-					 "fs.trust_policy (trusted_for)");
-			else
-				snprintf(reason, len, "cannot check it: %s",
-					 strerror(e));
-		}
-		if (p[0] >= 0) {
-			close(p[0]);
-			close(p[1]);
-		}
-		return ret == 0 ? TFI_ALLOW : TFI_DENY;
-	case TF_BACKEND_EXECVE_CHECK:
-		bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-		if (bits >= 0 && (bits & (1 << SECURE_EXEC_DENY_INTERACTIVE))) {
+	if (bits & TF_SECBIT_EXEC_DENY_INTERACTIVE) {
+		/* -c, a terminal: always refused */
+		if (fd < 0 || isatty(fd)) {
 			snprintf(reason, len,
 				 "code not read from a regular file and "
 				 "SECBIT_EXEC_DENY_INTERACTIVE is set");
 			return TFI_DENY;
 		}
-		return TFI_ALLOW;
-	case TF_BACKEND_NONE:
-		break;
+		/* a descriptor: only if AT_EXECVE_CHECK allows it */
+		if (ask_execve_check(fd, &err) < 0)
+			err = ENOSYS;
+		if (err) {
+			explain_execve_check(fd, err,
+					     "SECBIT_EXEC_DENY_INTERACTIVE",
+					     reason, len);
+			return TFI_DENY;
+		}
 	}
-	return TFI_ALLOW;
+	return nonfile_trusted_for(fd, reason, len);
+}
+
+enum tfi_verdict tfi_check_stdin(int interactive, char *reason, size_t len)
+{
+	struct stat st;
+
+	if (interactive && tfi_check_interactive(reason, len) == TFI_DENY)
+		return TFI_DENY;
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
+		int err;
+
+		/*
+		 * A file is checked like a script; under
+		 * SECBIT_EXEC_DENY_INTERACTIVE, AT_EXECVE_CHECK must also
+		 * allow it, whatever SECBIT_EXEC_RESTRICT_FILE says.
+		 */
+		if ((secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE)) {
+			if (ask_execve_check(STDIN_FILENO, &err) < 0)
+				err = ENOSYS;
+			if (err) {
+				explain_execve_check(
+					STDIN_FILENO, err,
+					"SECBIT_EXEC_DENY_INTERACTIVE", reason,
+					len);
+				return TFI_DENY;
+			}
+		}
+		return tfi_check_fd(STDIN_FILENO, reason, len);
+	}
+	return tfi_check_nonfile(STDIN_FILENO, reason, len);
 }

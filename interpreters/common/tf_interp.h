@@ -20,25 +20,52 @@ enum tfi_verdict {
 
 /*
  * May the content of the opened file @fd be interpreted?
- *  - the kernel answers (trusted_for(2) or AT_EXECVE_CHECK): its verdict;
- *  - it cannot (ENOSYS): fallback rule, deny only files on a noexec mount;
- *  - any other error: deny (fail closed).
- * On TFI_DENY, @reason (size @len) says why, e.g. "on a noexec mount".
+ *  - AT_EXECVE_CHECK, when the kernel has it, is always asked, and its
+ *    refusal enforced only when SECBIT_EXEC_RESTRICT_FILE is set
+ *    (check_exec.rst);
+ *  - trusted_for(2), when the kernel has it, is asked too and enforced as
+ *    fs.trust_policy says (the kernel applies the policy);
+ *  - refused when either enforced check refuses;
+ *  - the kernel has neither: fallback rule, deny only files on a noexec
+ *    mount;
+ *  - any other error of an enforced check: deny (fail closed), including
+ *    libtrustedfor's EPERM for a call a seccomp filter kept from a kernel
+ *    that has the interface.
+ * On TFI_DENY, @reason (size @len) says why and names the check, e.g.
+ * "on a noexec mount (trusted_for)" or "no execute permission
+ * (AT_EXECVE_CHECK, SECBIT_EXEC_RESTRICT_FILE is set)".
  */
 enum tfi_verdict tfi_check_fd(int fd, char *reason, size_t len);
 
 /*
  * May code that does not come from a regular file be interpreted
- * (interactive terminal, pipe on stdin, command line -c)?
+ * (a terminal or pipe on stdin, a command line -c)?
  * @fd is the descriptor the code arrives on (0 for stdin), or -1 for code
  * given on the command line, which is judged like code arriving on a pipe.
+ *  - SECBIT_EXEC_DENY_INTERACTIVE set: -c and a terminal are refused; code
+ *    on another descriptor only if AT_EXECVE_CHECK on it succeeds (a pipe
+ *    never does);
  *  - trusted_for(2): the kernel is asked about that descriptor (or a pipe):
- *    fs.trust_policy 0 allows it, policies 1-3 never trust non-regular files;
- *  - AT_EXECVE_CHECK: denied when the process has the securebit
- *    SECBIT_EXEC_DENY_INTERACTIVE set (mainline's switch for this case);
- *  - the kernel cannot answer: allowed.
+ *    fs.trust_policy 0 allows it, policies 1-3 never trust non-regular
+ *    files;
+ *  - otherwise allowed.
  */
 enum tfi_verdict tfi_check_nonfile(int fd, char *reason, size_t len);
+
+/*
+ * Commands read from stdin.  @interactive: the user asked for an
+ * interactive session (-i), refused under SECBIT_EXEC_DENY_INTERACTIVE.
+ * A regular file is checked like a script (tfi_check_fd()), and under
+ * SECBIT_EXEC_DENY_INTERACTIVE AT_EXECVE_CHECK must also allow it;
+ * anything else follows tfi_check_nonfile().
+ */
+enum tfi_verdict tfi_check_stdin(int interactive, char *reason, size_t len);
+
+/*
+ * Interactive use that reads no descriptor of its own (-i after a script):
+ * refused when SECBIT_EXEC_DENY_INTERACTIVE is set.
+ */
+enum tfi_verdict tfi_check_interactive(char *reason, size_t len);
 
 /*
  * The fallback rule on its own (used when the kernel cannot answer):

@@ -373,21 +373,22 @@ static int wants_inspect(const PyConfig *config)
 	       *getenv("PYTHONINSPECT");
 }
 
-/* Commands read from stdin: a regular file is checked like a script. */
-static void check_stdin_or_deny(void)
+/*
+ * Commands read from stdin: a regular file is checked like a script;
+ * @interactive: -i (refused under SECBIT_EXEC_DENY_INTERACTIVE).
+ */
+static void check_stdin_or_deny(int interactive)
 {
-	struct stat sb;
+	char reason[REASON_LEN];
 
-	if (fstat(STDIN_FILENO, &sb) == 0 && S_ISREG(sb.st_mode))
-		check_fd_or_deny(STDIN_FILENO, "<stdin>");
-	else
-		check_nonfile_or_deny(STDIN_FILENO, "<stdin>");
+	if (tfi_check_stdin(interactive, reason, sizeof(reason)) != TFI_ALLOW)
+		deny("<stdin>", reason);
 }
 
 /* -i after a script, -c or -m: stdin is judged as at start-up. */
 static int repl(PyCompilerFlags *cf)
 {
-	check_stdin_or_deny();
+	check_stdin_or_deny(1);
 	call_interactive_hook();
 	return PyRun_AnyFileExFlags(stdin, "<stdin>", 0, cf) != 0;
 }
@@ -465,7 +466,7 @@ int main(int argc, char **argv)
 			check_fd_or_deny(script_fd, filename);
 		}
 	} else if (!module) {
-		check_stdin_or_deny();
+		check_stdin_or_deny(config.interactive);
 	}
 
 	/* site runs after the SourcelessFileLoader fix is in place. */

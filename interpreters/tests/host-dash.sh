@@ -9,6 +9,17 @@
 SUITE=interp-dash-host
 TF_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TF_TOP/interpreters/tests/lib.sh"
+. "$TF_TOP/interpreters/tests/secbits-matrix.sh"
+
+# check_exec.rst: AT_EXECVE_CHECK is enforced only under
+# SECBIT_EXEC_RESTRICT_FILE.  The checks below that expect its refusals
+# run every interpreter with that bit set (tf-run --secbits 0x100, which
+# the kernel refuses where it lacks the exec securebits: there, they are
+# skipped anyway); secbits_matrix, at the end, checks each combination of
+# the two bits from BASEENV, which sets none.
+BASEENV=$CLEANENV
+[ "$KERNEL_OFFERS" != execve_check ] ||
+	CLEANENV="$TFRUN --secbits 0x100 -- $CLEANENV"
 
 d() { $CLEANENV "$DASH" "$@"; }
 XC_ONLY="needs AT_EXECVE_CHECK verdicts (Linux >= 6.14)"
@@ -110,7 +121,8 @@ end_needs
 
 # --- kernel cannot answer: fallback rule (any kernel) ------------------------
 run $CLEANENV "$TFRUN" --enosys -- "$VERDICT" "$X/nox.sh"
-t_eq "seccomp hides the kernel's interface" "error:ENOSYS" "$out"
+t_eq "seccomp and a tmpfs over /proc/sys/fs hide the kernel's interfaces" \
+	"error:ENOSYS" "$out"
 run $CLEANENV "$TFRUN" --enosys -- "$DASH" "$X/nox.sh" fb
 expect_ran "fallback: script without x bit allowed" "script ran fb"
 run $CLEANENV "$TFRUN" --enosys -- "$DASH" "$NX/ok.sh"
@@ -123,6 +135,29 @@ run sh -c "echo 'echo piped' | $CLEANENV '$TFRUN' --enosys -- '$DASH'"
 expect_ran "fallback: piped stdin allowed" "piped"
 run $CLEANENV "$TFRUN" --enosys -- "$DASH" -c 'echo cmd'
 expect_ran "fallback: -c allowed" "cmd"
+
+# --- a kernel with trusted_for behind a seccomp filter: fail closed ----------
+# The filter alone (fs.trust_policy still there): a container profile that
+# does not know the system call, not a kernel that cannot answer; the
+# library says EPERM, and the interpreter refuses instead of applying the
+# fallback rule.
+needs trusted_for "needs trusted_for(2) (the trustfor kernel)"
+run $BASEENV "$TFRUN" --filter-only -- "$VERDICT" "$X/ok.sh"
+t_eq "filtered trusted_for: the library fails closed" \
+	"error:Operation not permitted" "$out"
+run $BASEENV "$TFRUN" --filter-only -- "$DASH" "$X/ok.sh"
+expect_denied "filtered trusted_for: a trusted script is refused" "$X/ok.sh" \
+	"cannot check it"
+run $BASEENV "$TFRUN" --filter-only -- "$DASH" -c 'echo matrix ran'
+expect_denied "filtered trusted_for: -c is refused" "-c" "cannot check it"
+end_needs
+
+# --- the exec securebits, every combination (secbits-matrix.sh) --------------
+M_INTERP="$DASH"
+M_EXT=.sh
+M_CODE='echo matrix ran'
+M_CMD='echo matrix ran'
+secbits_matrix
 
 needs_done
 t_done "$SUITE"

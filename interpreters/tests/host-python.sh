@@ -11,6 +11,17 @@
 SUITE=interp-python-host
 TF_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TF_TOP/interpreters/tests/lib.sh"
+. "$TF_TOP/interpreters/tests/secbits-matrix.sh"
+
+# check_exec.rst: AT_EXECVE_CHECK is enforced only under
+# SECBIT_EXEC_RESTRICT_FILE.  The checks below that expect its refusals
+# run every interpreter with that bit set (tf-run --secbits 0x100, which
+# the kernel refuses where it lacks the exec securebits: there, they are
+# skipped anyway); secbits_matrix, at the end, checks each combination of
+# the two bits from BASEENV, which sets none.
+BASEENV=$CLEANENV
+[ "$KERNEL_OFFERS" != execve_check ] ||
+	CLEANENV="$TFRUN --secbits 0x100 -- $CLEANENV"
 
 STDLIB=/usr/lib/python3.11
 # A clean environment: no PYTHONDONTWRITEBYTECODE etc. from the caller.
@@ -247,7 +258,8 @@ end_needs
 
 # --- kernel cannot answer: fallback rule (any kernel) ------------------------
 run pyenv "$TFRUN" --enosys -- "$VERDICT" "$X/nox.py"
-t_eq "seccomp hides the kernel's interface" "error:ENOSYS" "$out"
+t_eq "seccomp and a tmpfs over /proc/sys/fs hide the kernel's interfaces" \
+	"error:ENOSYS" "$out"
 run pyenv "$TFRUN" --enosys -- "$PY" -S "$X/nox.py"
 expect_ran "fallback: script without x bit allowed" "main ran"
 run pyenv "$TFRUN" --enosys -- "$PY" -S "$NX/ok.py"
@@ -257,6 +269,29 @@ run sh -c "echo 'print(6 * 7)' | $CLEANENV '$TFRUN' --enosys -- '$PY' -S"
 expect_ran "fallback: piped stdin allowed" "42"
 run pyenv "$TFRUN" --enosys -- "$PY" -S -c 'print("cmd")'
 expect_ran "fallback: -c allowed" "cmd"
+
+# --- a kernel with trusted_for behind a seccomp filter: fail closed ----------
+# The filter alone (fs.trust_policy still there): a container profile that
+# does not know the system call, not a kernel that cannot answer; the
+# library says EPERM, and the interpreter refuses instead of applying the
+# fallback rule.
+needs trusted_for "needs trusted_for(2) (the trustfor kernel)"
+run $BASEENV "$TFRUN" --filter-only -- "$VERDICT" "$X/ok.py"
+t_eq "filtered trusted_for: the library fails closed" \
+	"error:Operation not permitted" "$out"
+run $BASEENV "$TFRUN" --filter-only -- "$PY" -S "$X/ok.py"
+expect_denied "filtered trusted_for: a trusted script is refused" "$X/ok.py" \
+	"cannot check it"
+run $BASEENV "$TFRUN" --filter-only -- "$PY" -S -c 'print("matrix ran")'
+expect_denied "filtered trusted_for: -c is refused" "-c" "cannot check it"
+end_needs
+
+# --- the exec securebits, every combination (secbits-matrix.sh) --------------
+M_INTERP="$PY -S"
+M_EXT=.py
+M_CODE='print("matrix ran")'
+M_CMD='print("matrix ran")'
+secbits_matrix
 
 needs_done
 t_done "$SUITE"

@@ -68,17 +68,22 @@ needs() {
 		SKIPPING=
 	else
 		SKIPPING="$2 (this kernel offers: $KERNEL_OFFERS)"
-		SKIP_REASON=$SKIPPING
+		case $SKIP_REASON in
+		*"$SKIPPING"*) ;;
+		*) SKIP_REASON=${SKIP_REASON:+$SKIP_REASON; }$SKIPPING ;;
+		esac
 	fi
 }
 end_needs() { SKIPPING=; }
+NEEDS_SKIP=0
 needs_done() {
 	[ -z "$SKIP_REASON" ] ||
 		printf 'SKIPPED %s: %s (%s checks)\n' "$SUITE" "$SKIP_REASON" \
-			"$T_SKIP"
+			"$NEEDS_SKIP"
 }
 # one check skipped: as t_skip, but the reason is printed once by needs_done
 skip_one() {
+	NEEDS_SKIP=$((NEEDS_SKIP + 1))
 	T_SKIP=$((T_SKIP + 1))
 	printf 'ok - %s # SKIP\n' "$1"
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
- * tf-run [--enosys] [--filter-only] [--deny-interactive] [--backend] [--kernel] -- CMD [ARG...]
+ * tf-run [--enosys] [--filter-only] [--deny-interactive] [--secbits VALUE]
+ *        [--execve-check] [--backend] [--kernel] -- CMD [ARG...]
  * Run CMD in a changed environment, for the interpreter tests:
  *  --enosys            hide the kernel's interfaces completely, as on a
  *                      kernel that has neither: in a private mount
@@ -14,6 +15,13 @@
  *                      a kernel with the interface behind a container
  *                      profile that does not know its system call;
  *  --deny-interactive  set mainline's SECBIT_EXEC_DENY_INTERACTIVE;
+ *  --secbits VALUE     set the exec securebits (0x100 SECBIT_EXEC_RESTRICT_FILE,
+ *                      0x400 SECBIT_EXEC_DENY_INTERACTIVE, mainline's values,
+ *                      written here from check_exec.rst, not from
+ *                      libtrustedfor) to exactly VALUE, the other bits kept;
+ *  --execve-check      print "yes" when the kernel has AT_EXECVE_CHECK
+ *                      (probed here without libtrustedfor), else "no", and
+ *                      exit;
  *  --backend           print libtrustedfor's backend name and exit;
  *  --kernel            print what the running kernel offers, probed here
  *                      without libtrustedfor ("trusted_for",
@@ -26,6 +34,7 @@
 #include <linux/seccomp.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sched.h>
 #include <sys/mount.h>
@@ -88,6 +97,49 @@ static int hide_trust_policy(void)
 	return 0;
 }
 
+/* The exec securebits (bits 8-11) set to exactly @value. */
+static int set_exec_secbits(unsigned long value)
+{
+	int bits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
+	unsigned long want;
+
+	if (bits < 0 || value & ~0xf00ul)
+		return -1;
+	want = ((unsigned long)bits & ~0xf00ul) | value;
+	if (want == (unsigned long)bits)
+		return 0; /* unchanged: mainline's legacy EPERM */
+	return prctl(PR_SET_SECUREBITS, want, 0, 0, 0);
+}
+
+/* AT_EXECVE_CHECK on a known-good executable: 0 (has it), 1 (EINVAL: does
+ * not), -1 (cannot tell).
+ */
+static int probe_execve_check(int *err)
+{
+	static char *const argv[] = { "tf-run", NULL };
+	static char *const envp[] = { NULL };
+	const char *good[] = { "/proc/self/exe", "/bin/true", "/usr/bin/true" };
+
+	*err = 0;
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		int fd = open(good[i], O_RDONLY | O_CLOEXEC);
+		long ret;
+
+		if (fd < 0)
+			continue;
+		ret = syscall(SYS_execveat, fd, "", argv, envp,
+			      AT_EMPTY_PATH | AT_EXECVE_CHECK);
+		*err = errno;
+		close(fd);
+		if (ret == 0)
+			return 0;
+		if (*err == EINVAL)
+			return 1;
+		/* EACCES: that one is not executable here; try the next */
+	}
+	return -1;
+}
+
 /*
  * The kernel's interfaces, probed without libtrustedfor (the tests' skip
  * decisions must not rest on the code under test), with no side effect:
@@ -97,29 +149,15 @@ static int hide_trust_policy(void)
  */
 static const char *kernel_offers(void)
 {
-	static char *const argv[] = { "tf-run", NULL };
-	static char *const envp[] = { NULL };
-	const char *good[] = { "/proc/self/exe", "/bin/true", "/usr/bin/true" };
-	long ret = -1;
-	int e = 0;
+	int e, r;
 
 	if (access(TF_POLICY_PATH, F_OK) == 0)
 		return "trusted_for";
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		int fd = open(good[i], O_RDONLY | O_CLOEXEC);
-
-		if (fd < 0)
-			continue;
-		ret = syscall(SYS_execveat, fd, "", argv, envp,
-			      AT_EMPTY_PATH | AT_EXECVE_CHECK);
-		e = errno;
-		close(fd);
-		if (ret == 0)
-			return "execve_check";
-		if (e == EINVAL)
-			return "none";
-		/* EACCES: that one is not executable here; try the next */
-	}
+	r = probe_execve_check(&e);
+	if (r == 0)
+		return "execve_check";
+	if (r == 1)
+		return "none";
 	fprintf(stderr, "tf-run: AT_EXECVE_CHECK probe: %s\n",
 		e ? strerror(e) : "no known-good executable");
 	return "unknown";
@@ -155,6 +193,26 @@ int main(int argc, char **argv)
 				perror("tf-run: PR_SET_SECUREBITS");
 				return 125;
 			}
+		} else if (!strcmp(argv[i], "--secbits") && i + 1 < argc) {
+			char *end;
+			unsigned long v = strtoul(argv[++i], &end, 0);
+
+			if (*end || set_exec_secbits(v) < 0) {
+				fprintf(stderr, "tf-run: --secbits %s: %s\n",
+					argv[i], *end ? "not a number" :
+					strerror(errno));
+				return 125;
+			}
+		} else if (!strcmp(argv[i], "--execve-check")) {
+			int e, r = probe_execve_check(&e);
+
+			if (r < 0) {
+				fprintf(stderr, "tf-run: AT_EXECVE_CHECK probe: %s\n",
+					e ? strerror(e) : "no known-good executable");
+				return 125;
+			}
+			printf("%s\n", r == 0 ? "yes" : "no");
+			return 0;
 		} else if (!strcmp(argv[i], "--kernel")) {
 			printf("%s\n", kernel_offers());
 			return 0;
@@ -168,7 +226,8 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: tf-run [--enosys] [--filter-only] [--deny-interactive] "
-				"[--backend] [--kernel] -- CMD [ARG...]\n");
+				"[--secbits VALUE] [--execve-check] [--backend] "
+				"[--kernel] -- CMD [ARG...]\n");
 		return 125;
 	}
 	execvp(argv[i], argv + i);
