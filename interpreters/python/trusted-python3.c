@@ -5,13 +5,16 @@
  * Every file Python opens to run code goes through io.open_code(): module
  * sources, byte-code caches, .pth files, zip archives on sys.path, runpy.
  * The open_code hook (PEP 578) opens the file, asks the kernel about that
- * very descriptor with trusted_for_exec() and hands the same descriptor to
- * Python, so there is no window between the check and the use.
+ * very descriptor (tfi_check_fd(): AT_EXECVE_CHECK enforced under
+ * SECBIT_EXEC_RESTRICT_FILE, trusted_for under fs.trust_policy) and hands
+ * the same descriptor to Python, so there is no window between the check
+ * and the use.
  * The main script, PYTHONSTARTUP and stdin are not opened through
  * io.open_code by CPython's own main(), so this launcher drives them
  * itself, again checking the descriptor it then reads from.
  * Code that is not read from a regular file (-c, a pipe or terminal on
- * stdin, interactive mode) follows tfi_check_nonfile() (see
+ * stdin, interactive mode) follows tfi_check_nonfile() and
+ * tfi_check_stdin() (SECBIT_EXEC_DENY_INTERACTIVE and trusted_for; see
  * man/trusted-python3.1).  A denial prints one line naming the file and
  * the reason and exits with status 126.
  */
@@ -562,7 +565,8 @@ int main(int argc, char **argv)
 				fprintf(stderr, "Python %s on %s\n%s\n",
 					Py_GetVersion(), Py_GetPlatform(),
 					"trusted-python3: every file interpreted "
-					"is checked with trusted_for_exec()");
+					"is checked by the kernel "
+					"(trusted-python3(1))");
 			run_startup(&config, &cf);
 			call_interactive_hook();
 		}
