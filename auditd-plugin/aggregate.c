@@ -28,18 +28,40 @@ int tf_dim_from_name(const char *name)
 	return -1;
 }
 
+const char *tf_api_name(enum tf_api_class c)
+{
+	return c == TF_API_TRUSTED_FOR ? "trusted_for" : "execve_check";
+}
+
+struct ss_table *tf_agg_table(struct tf_agg *a, enum tf_api_class c, enum tf_dim d)
+{
+	return c == TF_API_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];
+}
+
+const struct ss_table *tf_agg_ctable(const struct tf_agg *a, enum tf_api_class c,
+				     enum tf_dim d)
+{
+	return c == TF_API_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];
+}
+
 int tf_agg_init(struct tf_agg *a, uint32_t cap)
 {
 	memset(a, 0, sizeof(*a));
 	a->cap = cap;
 	a->first = INT64_MAX;
 	a->last = INT64_MIN;
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		a->api_first[c] = INT64_MAX;
+		a->api_last[c] = INT64_MIN;
+	}
 	a->changes_max = TF_AGG_CHANGES_MAX;
 	tf_metrics_init(&a->metrics);
-	for (int i = 0; i < TF_DIM_COUNT; i++) {
-		if (ss_init(&a->dim[i], cap, TF_AGG_KEY_MAX)) {
-			tf_agg_free(a);
-			return -1;
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		for (int i = 0; i < TF_DIM_COUNT; i++) {
+			if (ss_init(tf_agg_table(a, c, i), cap, TF_AGG_KEY_MAX)) {
+				tf_agg_free(a);
+				return -1;
+			}
 		}
 	}
 	return 0;
@@ -53,8 +75,9 @@ static void change_free(struct tf_change *c)
 
 void tf_agg_free(struct tf_agg *a)
 {
-	for (int i = 0; i < TF_DIM_COUNT; i++)
-		ss_free(&a->dim[i]);
+	for (int c = 0; c < TF_API_CLASSES; c++)
+		for (int i = 0; i < TF_DIM_COUNT; i++)
+			ss_free(tf_agg_table(a, c, i));
 	for (size_t i = 0; i < a->nchanges; i++)
 		change_free(&a->changes[i]);
 	free(a->changes);
@@ -62,35 +85,41 @@ void tf_agg_free(struct tf_agg *a)
 	memset(a, 0, sizeof(*a));
 }
 
-static void add_str(struct tf_agg *a, enum tf_dim d, const char *key,
-		    const char *note, int64_t ms)
+static void add_str(struct ss_table *t, const char *key, const char *note, int64_t ms)
 {
-	ss_add(&a->dim[d], key, strlen(key), note, 1, ms);
+	ss_add(t, key, strlen(key), note, 1, ms);
 }
 
-static void add_id(struct tf_agg *a, enum tf_dim d, long id, int64_t ms)
+static void add_id(struct ss_table *t, long id, int64_t ms)
 {
 	char buf[24];
 
 	snprintf(buf, sizeof(buf), "%ld", id);
-	add_str(a, d, buf, NULL, ms);
+	add_str(t, buf, NULL, ms);
 }
 
 void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d)
 {
+	enum tf_api_class c = d->api < TF_API_CLASSES ? d->api : TF_API_TRUSTED_FOR;
+	struct ss_table *t = tf_agg_table(a, c, 0);
+
 	a->denials++;
 	if (d->ms < a->first)
 		a->first = d->ms;
 	if (d->ms > a->last)
 		a->last = d->ms;
-	add_str(a, TF_DIM_INTERP, d->exe, d->comm, d->ms);
-	add_str(a, TF_DIM_FILE, d->path, NULL, d->ms);
-	add_str(a, TF_DIM_REASON, d->reason, NULL, d->ms);
-	add_str(a, TF_DIM_MOUNT, d->dev, NULL, d->ms);
-	add_id(a, TF_DIM_USER, d->uid, d->ms);
-	add_id(a, TF_DIM_AUID, d->auid, d->ms);
-	add_str(a, TF_DIM_NODE, d->node ? d->node : "", NULL, d->ms);
-	tf_metrics_denial(&a->metrics, d->exe, d->reason, d->node ? d->node : "");
+	if (d->ms < a->api_first[c])
+		a->api_first[c] = d->ms;
+	if (d->ms > a->api_last[c])
+		a->api_last[c] = d->ms;
+	add_str(&t[TF_DIM_INTERP], d->exe, d->comm, d->ms);
+	add_str(&t[TF_DIM_FILE], d->path, NULL, d->ms);
+	add_str(&t[TF_DIM_REASON], d->reason, NULL, d->ms);
+	add_str(&t[TF_DIM_MOUNT], d->dev, NULL, d->ms);
+	add_id(&t[TF_DIM_USER], d->uid, d->ms);
+	add_id(&t[TF_DIM_AUID], d->auid, d->ms);
+	add_str(&t[TF_DIM_NODE], d->node ? d->node : "", NULL, d->ms);
+	tf_metrics_denial(&a->metrics, d->exe, d->reason, d->node ? d->node : "", c);
 }
 
 /* strdup() that keeps NULL; false when out of memory. */

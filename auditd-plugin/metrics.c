@@ -141,7 +141,8 @@ static size_t join(char *buf, size_t size, const char *const *v, size_t n)
 	return len;
 }
 
-#define KEY_MAX (3 * (TF_METRICS_LABEL_MAX + 1))
+#define KEY_MAX (5 * (TF_METRICS_LABEL_MAX + 1))
+#define NDL 5 /* labels of a denial series: exe, reason, node, api, enforced */
 
 void tf_metrics_init(struct tf_metrics *m)
 {
@@ -173,18 +174,26 @@ size_t tf_metrics_labels(const struct tf_mrow *r, const char **out, size_t max)
 	return n;
 }
 
-static int count_denial(struct tf_metrics *m, const char *const v[3], uint64_t hits,
+/* The api and enforced label values of a class ("" : no enforced label). */
+static void class_labels(enum tf_api_class c, const char **api, const char **enforced)
+{
+	*api = tf_api_name(c);
+	*enforced = c == TF_API_EC_ENFORCED ? "true" : c == TF_API_EC_OBSERVED ? "false" : "";
+}
+
+/* @v: exe, reason, node, api, enforced. The fold keeps api and enforced. */
+static int count_denial(struct tf_metrics *m, const char *const v[NDL], uint64_t hits,
 			bool restore)
 {
-	static const char *const other[3] = { TF_METRICS_OTHER, TF_METRICS_OTHER,
-					      TF_METRICS_OTHER };
+	const char *other[NDL] = { TF_METRICS_OTHER, TF_METRICS_OTHER, TF_METRICS_OTHER,
+				   v[3], v[4] };
 	char key[KEY_MAX];
-	size_t klen = join(key, sizeof(key), v, 3);
+	size_t klen = join(key, sizeof(key), v, NDL);
 	struct tf_mrow *r = mmap_find(&m->denials, key, klen);
 
 	if (!r && !restore && m->denials.n >= m->lim.series) {
 		m->folded += hits;
-		klen = join(key, sizeof(key), other, 3);
+		klen = join(key, sizeof(key), other, NDL);
 		r = mmap_find(&m->denials, key, klen);
 	}
 	if (!r)
@@ -198,10 +207,10 @@ static int count_denial(struct tf_metrics *m, const char *const v[3], uint64_t h
 }
 
 int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
-		      const char *node)
+		      const char *node, enum tf_api_class api)
 {
 	char e[TF_METRICS_LABEL_MAX], rs[TF_METRICS_LABEL_MAX], nd[TF_METRICS_LABEL_MAX];
-	const char *v[3];
+	const char *v[NDL];
 	bool folded = false;
 
 	tf_metrics_label(exe, e, sizeof(e));
@@ -210,6 +219,7 @@ int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
 	v[0] = admit(&m->exe, m->lim.exe, e, &folded);
 	v[1] = admit(&m->reason, TF_METRICS_REASONS, rs, &folded);
 	v[2] = admit(&m->node, m->lim.node, nd, &folded);
+	class_labels(api, &v[3], &v[4]);
 	if (folded)
 		m->folded++;
 	return count_denial(m, v, 1, false);
@@ -229,11 +239,25 @@ static bool label_ok(const char *s)
 }
 
 int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char *reason,
-			      const char *node, uint64_t count)
+			      const char *node, const char *api, const char *enforced,
+			      uint64_t count)
 {
-	const char *v[3] = { exe, reason, node };
+	const char *v[NDL] = { exe, reason, node, api ? api : "trusted_for",
+			       enforced ? enforced : "" };
+	bool known = false;
 
 	if (!label_ok(exe) || !label_ok(reason) || !label_ok(node)) {
+		errno = EINVAL;
+		return -1;
+	}
+	/* api and enforced: the values class_labels() makes, nothing else */
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		const char *a, *e;
+
+		class_labels(c, &a, &e);
+		known |= !strcmp(v[3], a) && !strcmp(v[4], e);
+	}
+	if (!known) {
 		errno = EINVAL;
 		return -1;
 	}
@@ -390,22 +414,23 @@ static const struct tf_mrow **sorted(const struct tf_mmap *t)
 
 int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_health *h)
 {
-	static const char *const dl[] = { "exe", "reason", "node" };
+	static const char *const dl[] = { "exe", "reason", "node", "api", "enforced" };
 	static const char *const cl[] = { "node", "result" };
 	static const char *const nl[] = { "node" };
 	static const char *const tl[] = { "table" };
 	const struct tf_metrics *m = &a->metrics;
 	const struct tf_mrow **v;
-	const char *lv[3];
+	const char *lv[NDL];
 
 	head(f, "trustfor_denials_total", "counter",
-	     "trusted_for(2) denials (audit records type 1350) by interpreter executable, reason and node.");
+	     "Refusals logged as audit records type 1350, by interpreter executable, reason, node and api (trusted_for, or execve_check with enforced=true|false: the caller had SECBIT_EXEC_RESTRICT_FILE set or not).");
 	if (!(v = sorted(&m->denials)))
 		return -1;
 	for (uint32_t i = 0; i < m->denials.n; i++) {
-		if (tf_metrics_labels(v[i], lv, 3) != 3)
+		if (tf_metrics_labels(v[i], lv, NDL) != NDL)
 			continue;
-		series(f, "trustfor_denials_total", dl, lv, 3);
+		/* trusted_for series have no enforced label */
+		series(f, "trustfor_denials_total", dl, lv, lv[4][0] ? NDL : NDL - 1);
 		fprintf(f, " %llu\n", (unsigned long long)v[i]->count);
 	}
 	free(v);
@@ -455,11 +480,21 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 	for (int d = 0; d < TF_DIM_COUNT; d++) {
 		lv[0] = tf_dim_name(d);
 		series(f, "trustfor_evicted_rows_total", tl, lv, 1);
-		fprintf(f, " %llu\n", (unsigned long long)a->dim[d].evicted);
+		uint64_t ev = 0;
+
+		for (int c = 0; c < TF_API_CLASSES; c++)
+			ev += tf_agg_ctable(a, c, d)->evicted;
+		fprintf(f, " %llu\n", (unsigned long long)ev);
 	}
 	head(f, "trustfor_lost_total", "counter",
 	     "Denials not stored in a report table (out of memory) plus policy changes dropped from the kept timeline.");
-	u64_line(f, "trustfor_lost_total", a->dim[TF_DIM_INTERP].unstored + a->changes_dropped);
+	{
+		uint64_t lost = a->changes_dropped;
+
+		for (int c = 0; c < TF_API_CLASSES; c++)
+			lost += tf_agg_ctable(a, c, TF_DIM_INTERP)->unstored;
+		u64_line(f, "trustfor_lost_total", lost);
+	}
 	head(f, "trustfor_metrics_folded_denials_total", "counter",
 	     "Denials counted under a label value \"other\" (label or series limits reached).");
 	u64_line(f, "trustfor_metrics_folded_denials_total", m->folded);

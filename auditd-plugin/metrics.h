@@ -11,9 +11,12 @@
  * labels and the first `node` node labels seen are admitted for good (they
  * are kept in the state file); later values are counted under the label
  * value "other". A combination of labels beyond `series` series is counted
- * under exe="other",reason="other",node="other". So an "other" series only
- * grows, an admitted one only grows, and at most series + 1 denial series
- * exist. No path, uid or comm is ever a label.
+ * under exe="other",reason="other",node="other" (with its own api and
+ * enforced labels). So an "other" series only grows, an admitted one only
+ * grows, and at most series + 3 denial series exist. No path, uid or comm is
+ * ever a label. Each denial series has an api label (trusted_for,
+ * execve_check); execve_check series also have enforced="true" (the caller
+ * had SECBIT_EXEC_RESTRICT_FILE) or enforced="false" (observed only).
  *
  * Label values are the names escaped as terminal text (lib/escape.h: controls,
  * format characters and invalid UTF-8 as \xHH, a backslash as \\), then
@@ -29,6 +32,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+
+#include "record.h"
 
 #define TF_METRICS_FILE "audisp-trusted-for.prom"
 #define TF_METRICS_OTHER "other"
@@ -62,7 +67,7 @@ struct tf_metrics_limits {
 };
 
 struct tf_metrics {
-	struct tf_mmap denials;	/* exe \0 reason \0 node -> count */
+	struct tf_mmap denials;	/* exe \0 reason \0 node \0 api \0 enforced -> count */
 	struct tf_mmap changes;	/* node \0 result -> count */
 	struct tf_mmap policy;	/* node -> value, ms of its last applied change */
 	struct tf_mmap exe, reason, node; /* admitted label values */
@@ -76,13 +81,15 @@ void tf_metrics_init(struct tf_metrics *m);
 void tf_metrics_free(struct tf_metrics *m);
 /* Returns 0, or -1 when out of memory (the hit is then counted as folded). */
 int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
-		      const char *node);
+		      const char *node, enum tf_api_class api);
 int tf_metrics_change(struct tf_metrics *m, const char *node, int res, int new_policy,
 		      int64_t ms);
 
 /* State load: label values as saved (already escaped), admitted whatever the limits. */
+/* @api NULL: "trusted_for"; @enforced NULL: "" (a state of an older plugin). */
 int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char *reason,
-			      const char *node, uint64_t count);
+			      const char *node, const char *api, const char *enforced,
+			      uint64_t count);
 int tf_metrics_restore_change(struct tf_metrics *m, const char *node, const char *result,
 			      uint64_t count);
 int tf_metrics_restore_policy(struct tf_metrics *m, const char *node, int value, int64_t ms);

@@ -65,6 +65,7 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 {
 	const char *reason = NULL, *res = NULL, *dev = NULL, *ino = NULL;
 	const char *policy = NULL, *uid = NULL, *auid = NULL, *usage = NULL;
+	const char *api = NULL, *secbits = NULL;
 	long long v;
 	unsigned int bits;
 
@@ -107,6 +108,12 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 		case 'a':
 			if (!strcmp(name, "auid"))
 				auid = val;
+			else if (!strcmp(name, "api"))
+				api = val;
+			break;
+		case 's':
+			if (!strcmp(name, "secbits"))
+				secbits = val;
 			break;
 		case 'c':
 			if (!strcmp(name, "comm") && !d->comm)
@@ -133,9 +140,31 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 		return TF_PARSE_NOT_DENIAL;
 	if (!id(uid, &d->uid) || !id(auid, &d->auid))
 		return TF_PARSE_MALFORMED;
-	if (!num(policy, 10, &v) || v < 0 || v > TF_POLICY_MAX)
+	/*
+	 * api= and secbits= come after res= (issue 11): no api= is a
+	 * trusted_for record of an older kernel. An execve_check record has
+	 * policy=? (the sysctl does not govern it) and needs its secbits to
+	 * tell an enforced refusal from an observed one.
+	 */
+	if (secbits) {
+		if (!num(secbits, 16, &v) || v < 0 || v > UINT32_MAX)
+			return TF_PARSE_MALFORMED;
+		d->secbits = (unsigned long)v;
+	}
+	if (!api || !strcmp(api, "trusted_for")) {
+		d->api = TF_API_TRUSTED_FOR;
+		if (!num(policy, 10, &v) || v < 0 || v > TF_POLICY_MAX)
+			return TF_PARSE_MALFORMED;
+		d->policy = (int)v;
+	} else if (!strcmp(api, "execve_check")) {
+		if (strcmp(policy, "?") || !secbits)
+			return TF_PARSE_MALFORMED;
+		d->policy = -1;
+		d->api = d->secbits & TF_SECBIT_EXEC_RESTRICT_FILE ? TF_API_EC_ENFORCED :
+								     TF_API_EC_OBSERVED;
+	} else {
 		return TF_PARSE_MALFORMED;
-	d->policy = (int)v;
+	}
 	if (!num(ino, 10, &v) || v < 0)
 		return TF_PARSE_MALFORMED;
 	d->ino = (unsigned long)v;

@@ -18,6 +18,22 @@
 
 #define TF_AUDIT_CONFIG_CHANGE 1305
 
+/*
+ * Which interface a 1350 record is about (its api= field; a record without
+ * one is a trusted_for record of an older kernel of the series), and for
+ * execveat(AT_EXECVE_CHECK) whether the caller enforces the verdict: its
+ * securebits (secbits=) hold SECBIT_EXEC_RESTRICT_FILE. An execve_check
+ * refusal that is not enforced is "observed": what would be refused if the
+ * bit were set. The report and the state keep one set of tables per class.
+ */
+enum tf_api_class {
+	TF_API_TRUSTED_FOR,	/* api=trusted_for, or no api= */
+	TF_API_EC_ENFORCED,	/* api=execve_check, secbits has 0x100 */
+	TF_API_EC_OBSERVED,	/* api=execve_check, secbits without 0x100 */
+	TF_API_CLASSES
+};
+#define TF_SECBIT_EXEC_RESTRICT_FILE 0x100u
+
 struct tf_denial {
 	int64_t ms;		/* event time, ms since the epoch */
 	unsigned long serial;
@@ -25,7 +41,9 @@ struct tf_denial {
 	char reason[64];	/* canonical reason list, e.g. "noexec_mount,file_perm" */
 	char dev[32];		/* "00:1a" */
 	unsigned long ino;
-	int policy;
+	int policy;		/* -1 for policy=? (execve_check records) */
+	enum tf_api_class api;
+	unsigned long secbits;	/* 0 when the record has no secbits= */
 	long uid, auid;		/* -1 when unset (4294967295) */
 	/* Decoded bytes (the kernel's hex encoding undone), NUL-terminated. */
 	char *path;
@@ -58,7 +76,9 @@ enum tf_parse {
 	TF_PARSE_POLICY,	/* filled a struct tf_policy_change */
 	TF_PARSE_OTHER,		/* a record this tool does not count */
 	TF_PARSE_NOT_DENIAL,	/* a 1350 record with res != 0 */
-	TF_PARSE_MALFORMED,	/* a 1350 / op=trust_policy record missing fields */
+	TF_PARSE_MALFORMED,	/* a 1350 / op=trust_policy record missing fields
+				   (or with an unknown api=, or a policy= that
+				   does not fit its api) */
 };
 
 /*

@@ -53,6 +53,158 @@ int tf_report_tables(const char *list, unsigned int *mask, const char **bad)
 	return *mask ? 0 : -1;
 }
 
+static const char *const api_labels[TF_API_CLASSES] = {
+	[TF_API_TRUSTED_FOR] = "trusted_for",
+	[TF_API_EC_ENFORCED] = "execve_check/enforced",
+	[TF_API_EC_OBSERVED] = "execve_check/observed",
+};
+
+const char *tf_api_label(enum tf_api_class c)
+{
+	return c < TF_API_CLASSES ? api_labels[c] : "?";
+}
+
+int tf_report_apis(const char *list, unsigned int *mask)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	*mask = 0;
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(t, "execve_check")) {
+			*mask |= 1u << TF_API_EC_ENFORCED | 1u << TF_API_EC_OBSERVED;
+			continue;
+		}
+		int c = 0;
+
+		while (c < TF_API_CLASSES && strcmp(t, api_labels[c]))
+			c++;
+		if (c == TF_API_CLASSES) {
+			free(copy);
+			return -1;
+		}
+		*mask |= 1u << c;
+	}
+	free(copy);
+	return *mask ? 0 : -1;
+}
+
+/* Whether the report shows class @c. */
+static bool shown_api(const struct tf_report_opts *o, int c)
+{
+	return !o->apis || (o->apis & (1u << c));
+}
+
+/* Denials of the classes shown (exact: a table's total is). */
+static uint64_t shown_denials(const struct tf_agg *a, const struct tf_report_opts *o)
+{
+	uint64_t n = 0;
+
+	if (!o->apis)
+		return a->denials;
+	for (int c = 0; c < TF_API_CLASSES; c++)
+		if (shown_api(o, c))
+			n += tf_agg_ctable(a, c, TF_DIM_INTERP)->total;
+	return n;
+}
+
+/* The time range of the classes shown; false when none was denied. */
+static bool shown_range(const struct tf_agg *a, const struct tf_report_opts *o, int64_t *first,
+			int64_t *last)
+{
+	*first = INT64_MAX;
+	*last = INT64_MIN;
+	if (!o->apis) {
+		*first = a->first;
+		*last = a->last;
+	} else {
+		for (int c = 0; c < TF_API_CLASSES; c++) {
+			if (!shown_api(o, c) || !tf_agg_ctable(a, c, TF_DIM_INTERP)->total)
+				continue;
+			if (a->api_first[c] < *first)
+				*first = a->api_first[c];
+			if (a->api_last[c] > *last)
+				*last = a->api_last[c];
+		}
+	}
+	return shown_denials(a, o) != 0;
+}
+
+/* A row of a table merged over the classes shown. */
+struct mrow {
+	const struct ss_row *r;
+	int c;
+};
+
+/* ss_sorted()'s order (guaranteed count desc, then key), then the class. */
+static int cmp_mrow(const void *a, const void *b)
+{
+	const struct mrow *p = a, *q = b;
+	const struct ss_row *x = p->r, *y = q->r;
+	uint64_t gx = x->count - x->err, gy = y->count - y->err;
+	size_t n = x->klen < y->klen ? x->klen : y->klen;
+	int c;
+
+	if (gx != gy)
+		return gx > gy ? -1 : 1;
+	c = memcmp(x->key, y->key, n);
+	if (c)
+		return c;
+	if (x->klen != y->klen)
+		return x->klen < y->klen ? -1 : 1;
+	return p->c - q->c;
+}
+
+/* The rows of dimension @d of the classes shown, sorted; *n their number. */
+static struct mrow *merged(const struct tf_agg *a, enum tf_dim d, const struct tf_report_opts *o,
+			   size_t *n)
+{
+	size_t k = 0, total = 0;
+	struct mrow *m;
+
+	for (int c = 0; c < TF_API_CLASSES; c++)
+		if (shown_api(o, c))
+			total += tf_agg_ctable(a, c, d)->n;
+	m = malloc((total ? total : 1) * sizeof(*m));
+	if (!m)
+		return NULL;
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		const struct ss_table *t = tf_agg_ctable(a, c, d);
+
+		if (!shown_api(o, c))
+			continue;
+		for (uint32_t i = 0; i < t->n; i++)
+			m[k++] = (struct mrow){ &t->rows[i], c };
+	}
+	qsort(m, k, sizeof(*m), cmp_mrow);
+	*n = k;
+	return m;
+}
+
+/* Distinct keys over the classes shown (a key in two classes counts once). */
+static void distinct_shown(const struct tf_agg *a, enum tf_dim d, const struct tf_report_opts *o,
+			   uint64_t *n, bool *capped)
+{
+	*n = 0;
+	*capped = false;
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		const struct ss_table *t = tf_agg_ctable(a, c, d);
+
+		if (!shown_api(o, c))
+			continue;
+		*capped |= t->evicted || t->unstored;
+		for (uint32_t i = 0; i < t->n; i++) {
+			bool seen = false;
+
+			for (int e = 0; e < c && !seen; e++)
+				seen = shown_api(o, e) &&
+				       ss_find(tf_agg_ctable(a, e, d), t->rows[i].key, t->rows[i].klen);
+			*n += !seen;
+		}
+	}
+}
+
 static void fmt_time(int64_t ms, char *buf, size_t len)
 {
 	time_t s = (time_t)(ms / 1000);
@@ -180,31 +332,37 @@ static void print_escaped(FILE *f, const char *s, size_t len)
 	free(e);
 }
 
-static void distinct(FILE *f, const struct ss_table *t)
+static void distinct(FILE *f, const struct tf_agg *a, enum tf_dim d,
+		     const struct tf_report_opts *o)
 {
-	if (t->evicted || t->unstored)
-		fprintf(f, "more than %u (table capped, see \"other\" rows)\n", t->n);
+	uint64_t n;
+	bool capped;
+
+	distinct_shown(a, d, o, &n, &capped);
+	if (capped)
+		fprintf(f, "more than %llu (table capped, see \"other\" rows)\n",
+			(unsigned long long)n);
 	else
-		fprintf(f, "%u\n", t->n);
+		fprintf(f, "%llu\n", (unsigned long long)n);
 }
 
 static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		       const struct tf_report_opts *o, const struct tf_mountinfo *mi)
 {
-	const struct ss_table *t = &a->dim[d];
-	uint32_t *idx = ss_sorted(t);
-	uint64_t other = ss_other(t), hidden = 0;
+	size_t n = 0;
+	struct mrow *m = merged(a, d, o, &n);
+	uint64_t hidden = 0;
 	uint32_t shown = 0;
-	bool approx = false;
+	bool approx = false, observed = false;
 
-	fprintf(f, "\n%s Summary Report\n%s\ntotal  rate/min  last seen  %s\n%s\n",
+	fprintf(f, "\n%s Summary Report\n%s\ntotal  rate/min  last seen  api  %s\n%s\n",
 		titles[d], rule, d == TF_DIM_INTERP ? "interpreter (comm)" : tf_dim_name(d), rule);
-	if (!idx) {
+	if (!m) {
 		fputs("(out of memory)\n", f);
 		return;
 	}
-	for (uint32_t i = 0; i < t->n; i++) {
-		const struct ss_row *r = &t->rows[idx[i]];
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_row *r = m[i].r;
 		uint64_t g = r->count - r->err;
 		char when[64], *name;
 
@@ -214,8 +372,8 @@ static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		}
 		shown++;
 		fmt_time(r->last, when, sizeof(when));
-		fprintf(f, "%llu%s  %.1f  %s  ", (unsigned long long)g, r->err ? "+" : "",
-			rate(r->count - r->err, r->first, r->last), when);
+		fprintf(f, "%llu%s  %.1f  %s  %s  ", (unsigned long long)g, r->err ? "+" : "",
+			rate(r->count - r->err, r->first, r->last), when, api_labels[m[i].c]);
 		name = row_name(d, r, o->interpret, mi);
 		if (name) {
 			print_escaped(f, name, d == TF_DIM_FILE || d == TF_DIM_INTERP ?
@@ -229,16 +387,23 @@ static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		}
 		fputc('\n', f);
 		approx |= r->err != 0;
+		observed |= m[i].c == TF_API_EC_OBSERVED;
 	}
-	free(idx);
+	free(m);
 	if (hidden)
 		fprintf(f, "%llu  -  -  (%u more rows, see --top)\n",
-			(unsigned long long)hidden, t->n - shown);
-	if (other)
-		fprintf(f, "%llu  -  -  other (keys evicted from the capped table)\n",
-			(unsigned long long)other);
+			(unsigned long long)hidden, (unsigned int)(n - shown));
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		uint64_t other = shown_api(o, c) ? ss_other(tf_agg_ctable(a, c, d)) : 0;
+
+		if (other)
+			fprintf(f, "%llu  -  -  %s  other (keys evicted from the capped table)\n",
+				(unsigned long long)other, api_labels[c]);
+	}
 	if (approx)
 		fprintf(f, "# N+ : approximate row, at least N hits (Space-Saving bound)\n");
+	if (observed)
+		fprintf(f, "# execve_check/observed: refused by AT_EXECVE_CHECK but not enforced (the caller had no SECBIT_EXEC_RESTRICT_FILE): would be refused if that bit were set\n");
 }
 
 static int cmp_change(const void *x, const void *y)
@@ -330,25 +495,46 @@ void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts
 	char t1[64] = "", t2[64] = "";
 	struct tf_mountinfo mib, *mi = load_mounts(o, &mib);
 
+	int64_t first, last;
+	const char *sep = "";
+
 	fprintf(f, "\nTrusted-for Denial Report\n%s\n", rule);
 	if (o->source) {
 		fputs("Source: ", f);
 		print_escaped(f, o->source, strlen(o->source));
 		fputc('\n', f);
 	}
-	if (a->denials) {
-		fmt_time(a->first, t1, sizeof(t1));
-		fmt_time(a->last, t2, sizeof(t2));
+	if (shown_range(a, o, &first, &last)) {
+		fmt_time(first, t1, sizeof(t1));
+		fmt_time(last, t2, sizeof(t2));
 		fprintf(f, "Range of time in report: %s - %s\n", t1, t2);
 	} else {
 		fprintf(f, "Range of time in report: (no denials)\n");
 	}
-	fprintf(f, "Number of denials: %llu\n", (unsigned long long)a->denials);
+	fprintf(f, "Number of denials: %llu\n", (unsigned long long)shown_denials(a, o));
+	/* The split by API (issue 11), execve_check by enforcement. */
+	fputs("Denials by API:", f);
+	if (shown_api(o, TF_API_TRUSTED_FOR)) {
+		fprintf(f, " trusted_for %llu", (unsigned long long)
+			tf_agg_ctable(a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total);
+		sep = ",";
+	}
+	if (shown_api(o, TF_API_EC_ENFORCED) || shown_api(o, TF_API_EC_OBSERVED)) {
+		uint64_t en = tf_agg_ctable(a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total;
+		uint64_t ob = tf_agg_ctable(a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total;
+
+		en = shown_api(o, TF_API_EC_ENFORCED) ? en : 0;
+		ob = shown_api(o, TF_API_EC_OBSERVED) ? ob : 0;
+		fprintf(f, "%s execve_check %llu (enforced %llu, observed only %llu)", sep,
+			(unsigned long long)(en + ob), (unsigned long long)en,
+			(unsigned long long)ob);
+	}
+	fputc('\n', f);
 	for (int d = 0; d < TF_DIM_COUNT; d++) {
 		if (d == TF_DIM_AUID)
 			continue;
 		fprintf(f, "Number of %s: ", plural[d]);
-		distinct(f, &a->dim[d]);
+		distinct(f, a, d, o);
 	}
 	fprintf(f, "Number of policy changes: %llu\n",
 		(unsigned long long)(a->nchanges + a->changes_dropped));
@@ -383,20 +569,30 @@ static json_object *time_obj(int64_t ms)
 static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
 			       const struct tf_report_opts *o, const struct tf_mountinfo *mi)
 {
-	const struct ss_table *t = &a->dim[d];
 	json_object *tab = json_object_new_object(), *rows = json_object_new_array();
-	uint32_t *idx = ss_sorted(t);
-	uint64_t hidden = 0;
+	size_t n = 0;
+	struct mrow *m = merged(a, d, o, &n);
+	uint64_t hidden = 0, total = 0, other = 0, nd;
+	bool capped;
 
-	if (!idx)
+	if (!m) {
+		json_object_put(rows);
+		json_object_put(tab);
 		return NULL;
-	json_object_object_add(tab, "total", json_object_new_uint64(t->total));
-	json_object_object_add(tab, "distinct", json_object_new_uint64(t->n));
-	json_object_object_add(tab, "capped",
-			       json_object_new_boolean(t->evicted || t->unstored));
-	json_object_object_add(tab, "other", json_object_new_uint64(ss_other(t)));
-	for (uint32_t i = 0; i < t->n; i++) {
-		const struct ss_row *r = &t->rows[idx[i]];
+	}
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		if (!shown_api(o, c))
+			continue;
+		total += tf_agg_ctable(a, c, d)->total;
+		other += ss_other(tf_agg_ctable(a, c, d));
+	}
+	distinct_shown(a, d, o, &nd, &capped);
+	json_object_object_add(tab, "total", json_object_new_uint64(total));
+	json_object_object_add(tab, "distinct", json_object_new_uint64(nd));
+	json_object_object_add(tab, "capped", json_object_new_boolean(capped));
+	json_object_object_add(tab, "other", json_object_new_uint64(other));
+	for (size_t i = 0; i < n; i++) {
+		const struct ss_row *r = m[i].r;
 		json_object *row;
 		char *name;
 
@@ -415,10 +611,14 @@ static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
 			json_object_put(row);
 			json_object_put(rows);
 			json_object_put(tab);
-			free(idx);
+			free(m);
 			return NULL;
 		}
 		free(name);
+		json_object_object_add(row, "api", json_object_new_string(tf_api_name(m[i].c)));
+		if (m[i].c != TF_API_TRUSTED_FOR)
+			json_object_object_add(row, "enforced",
+					       json_object_new_boolean(m[i].c == TF_API_EC_ENFORCED));
 		json_object_object_add(row, "count", json_object_new_uint64(r->count - r->err));
 		json_object_object_add(row, "count_max", json_object_new_uint64(r->count));
 		json_object_object_add(row, "approximate", json_object_new_boolean(r->err != 0));
@@ -428,10 +628,39 @@ static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
 				       json_object_new_double(rate(r->count - r->err, r->first, r->last)));
 		json_object_array_add(rows, row);
 	}
-	free(idx);
+	free(m);
 	json_object_object_add(tab, "hidden_by_top", json_object_new_uint64(hidden));
 	json_object_object_add(tab, "rows", rows);
 	return tab;
+}
+
+/*
+ * "api": {"trusted_for": {"count": N}, "execve_check": {"count": N,
+ * "enforced": E, "observed": O}}, the classes shown only.
+ */
+static json_object *json_apis(const struct tf_agg *a, const struct tf_report_opts *o)
+{
+	json_object *apis = json_object_new_object(), *t;
+	uint64_t en, ob;
+
+	if (shown_api(o, TF_API_TRUSTED_FOR)) {
+		t = json_object_new_object();
+		json_object_object_add(t, "count", json_object_new_uint64(
+			tf_agg_ctable(a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total));
+		json_object_object_add(apis, "trusted_for", t);
+	}
+	if (shown_api(o, TF_API_EC_ENFORCED) || shown_api(o, TF_API_EC_OBSERVED)) {
+		en = shown_api(o, TF_API_EC_ENFORCED) ?
+			     tf_agg_ctable(a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total : 0;
+		ob = shown_api(o, TF_API_EC_OBSERVED) ?
+			     tf_agg_ctable(a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total : 0;
+		t = json_object_new_object();
+		json_object_object_add(t, "count", json_object_new_uint64(en + ob));
+		json_object_object_add(t, "enforced", json_object_new_uint64(en));
+		json_object_object_add(t, "observed", json_object_new_uint64(ob));
+		json_object_object_add(apis, "execve_check", t);
+	}
+	return apis;
 }
 
 int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
@@ -441,11 +670,14 @@ int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts 
 	struct tf_change *c;
 	int rc = 0;
 
-	json_object_object_add(root, "denials", json_object_new_uint64(a->denials));
-	if (a->denials) {
-		json_object_object_add(root, "first", time_obj(a->first));
-		json_object_object_add(root, "last", time_obj(a->last));
+	int64_t first, last;
+
+	json_object_object_add(root, "denials", json_object_new_uint64(shown_denials(a, o)));
+	if (shown_range(a, o, &first, &last)) {
+		json_object_object_add(root, "first", time_obj(first));
+		json_object_object_add(root, "last", time_obj(last));
 	}
+	json_object_object_add(root, "api", json_apis(a, o));
 	json_object_object_add(root, "malformed_records", json_object_new_uint64(a->malformed));
 	json_object_object_add(root, "non_audit_lines", json_object_new_uint64(a->bad_lines));
 	json_object_object_add(root, "non_denial_records", json_object_new_uint64(a->not_denial));

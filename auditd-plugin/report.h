@@ -15,6 +15,7 @@ struct tf_report_opts {
 	unsigned int top;    /* rows per table, 0 = all */
 	unsigned int tables; /* bit (1 << enum tf_dim) and (1 << TF_TABLE_POLICY) */
 	const char *source;  /* shown in the header, e.g. "state /var/lib/..." */
+	unsigned int apis;   /* bit (1 << enum tf_api_class); 0 = every API */
 };
 
 void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o);
@@ -23,5 +24,13 @@ int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts 
 
 /* Parse "interpreter,file,policy" into a table mask; -1 and *bad on an unknown name. */
 int tf_report_tables(const char *list, unsigned int *mask, const char **bad);
+/*
+ * Parse "trusted_for,execve_check" (execve_check/enforced and
+ * execve_check/observed for one half of execve_check) into a class mask;
+ * -1 on an unknown name.
+ */
+int tf_report_apis(const char *list, unsigned int *mask);
+/* A class as the report shows it: "trusted_for", "execve_check/enforced", ... */
+const char *tf_api_label(enum tf_api_class c);
 
 #endif

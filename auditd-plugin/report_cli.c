@@ -97,7 +97,8 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: " PROG " [--state FILE | --input [FILE...]] [-i] [--since TIME]\n"
-		"         [--until TIME] [--node NAME] [--table LIST] [--top N] [--json] [-c CONFIG]\n"
+		"         [--until TIME] [--node NAME] [--table LIST] [--api LIST] [--top N] [--json]\n"
+		"         [-c CONFIG]\n"
 		"  --state FILE    the plugin's state (default: state_file of the config,\n"
 		"                  " TF_STATE_PATH ")\n"
 		"  --input [FILE...] audit logs (audit.log, audit.log.1, ...); none or '-':\n"
@@ -107,6 +108,9 @@ static void usage(FILE *f)
 		"                  today, yesterday (needs --input)\n"
 		"  --node NAME     only records from node NAME ('' for local records; needs --input)\n"
 		"  --table LIST    interpreter,file,reason,mount,user,auid,node,policy\n"
+		"  --api LIST      only these APIs' denials: trusted_for, execve_check,\n"
+		"                  execve_check/enforced, execve_check/observed (refusals\n"
+		"                  that SECBIT_EXEC_RESTRICT_FILE would enforce)\n"
 		"  --top N         at most N rows per table\n"
 		"  --json          JSON instead of text\n"
 		"  --metrics[=DIR] Prometheus text exposition instead of the report: on stdout,\n"
@@ -180,7 +184,7 @@ out:
 int tf_report_main(int argc, char **argv)
 {
 	enum { O_STATE = 256, O_INPUT, O_SINCE, O_UNTIL, O_NODE, O_TABLE, O_TOP, O_JSON,
-	       O_METRICS };
+	       O_METRICS, O_API };
 	static const struct option longopts[] = {
 		{ "state", required_argument, NULL, O_STATE },
 		{ "input", no_argument, NULL, O_INPUT },
@@ -189,6 +193,7 @@ int tf_report_main(int argc, char **argv)
 		{ "until", required_argument, NULL, O_UNTIL },
 		{ "node", required_argument, NULL, O_NODE },
 		{ "table", required_argument, NULL, O_TABLE },
+		{ "api", required_argument, NULL, O_API },
 		{ "top", required_argument, NULL, O_TOP },
 		{ "json", no_argument, NULL, O_JSON },
 		{ "metrics", optional_argument, NULL, O_METRICS },
@@ -245,6 +250,14 @@ int tf_report_main(int argc, char **argv)
 				return 2;
 			}
 			break;
+		case O_API:
+			if (tf_report_apis(optarg, &ro.apis)) {
+				fprintf(stderr,
+					PROG ": --api '%s': unknown API; use a comma list of trusted_for,execve_check,execve_check/enforced,execve_check/observed\n",
+					optarg);
+				return 2;
+			}
+			break;
 		case O_TOP:
 			errno = 0;
 			v = strtoul(optarg, &end, 10);
@@ -295,6 +308,10 @@ int tf_report_main(int argc, char **argv)
 		return 2;
 	}
 
+	if (metrics && ro.apis) {
+		fprintf(stderr, PROG ": --api selects report rows; the metrics carry every API (select with the api label)\n");
+		return 2;
+	}
 	if (metrics && json) {
 		fprintf(stderr, PROG ": --metrics and --json exclude each other; pick one format\n");
 		return 2;

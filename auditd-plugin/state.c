@@ -14,6 +14,13 @@
 #include "escape.h"
 #include "tfjson.h"
 
+/* The keys of the classes under "classes" (version 3). */
+static const char *const class_keys[TF_API_CLASSES] = {
+	[TF_API_TRUSTED_FOR] = "trusted_for",
+	[TF_API_EC_ENFORCED] = "execve_check_enforced",
+	[TF_API_EC_OBSERVED] = "execve_check_observed",
+};
+
 /*
  * A row key (or a change's node) under "key", by the JSON convention of
  * lib/tfjson.h: "key" is the text, "key_hex" the exact bytes when the key
@@ -65,10 +72,10 @@ static json_object *table_json(const struct ss_table *t)
  */
 static int metrics_json(json_object *root, const struct tf_metrics *m)
 {
-	static const char *const dn[] = { "exe", "reason", "node" };
+	static const char *const dn[] = { "exe", "reason", "node", "api", "enforced" };
 	json_object *o = json_object_new_object(), *d = json_object_new_array(),
 		    *c = json_object_new_array(), *p = json_object_new_array();
-	const char *lv[3];
+	const char *lv[5];
 
 	if (!o || !d || !c || !p) {
 		json_object_put(o);
@@ -88,8 +95,9 @@ static int metrics_json(json_object *root, const struct tf_metrics *m)
 		if (!r)
 			return -1;
 		json_object_array_add(d, r);
-		tf_metrics_labels(&m->denials.rows[i], lv, 3);
-		for (int k = 0; k < 3; k++)
+		if (tf_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
+			return -1;
+		for (int k = 0; k < 5; k++)
 			json_object_object_add(r, dn[k], json_object_new_string(lv[k]));
 		json_object_object_add(r, "count", json_object_new_uint64(m->denials.rows[i].count));
 	}
@@ -119,7 +127,7 @@ static int metrics_json(json_object *root, const struct tf_metrics *m)
 
 int tf_state_save(const struct tf_agg *a, const char *path)
 {
-	json_object *root = json_object_new_object(), *dims, *ch;
+	json_object *root = json_object_new_object(), *dims, *ch, *cls;
 	char *text;
 	int rc;
 
@@ -134,17 +142,28 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 	json_object_object_add(root, "not_denial", json_object_new_uint64(a->not_denial));
 	json_object_object_add(root, "changes_dropped",
 			       json_object_new_uint64(a->changes_dropped));
-	dims = json_object_new_object();
-	json_object_object_add(root, "dims", dims);
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
-		json_object *t = table_json(&a->dim[d]);
+	/* "dims": the trusted_for tables (as in versions 1 and 2); "classes": each
+	 * class's time range, and the execve_check classes' tables. */
+	cls = json_object_new_object();
+	json_object_object_add(root, "classes", cls);
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		json_object *co = json_object_new_object();
 
-		if (!t) {
-			json_object_put(root);
-			errno = ENOMEM;
-			return -1;
+		json_object_object_add(cls, class_keys[c], co);
+		json_object_object_add(co, "first", json_object_new_int64(a->api_first[c]));
+		json_object_object_add(co, "last", json_object_new_int64(a->api_last[c]));
+		dims = json_object_new_object();
+		json_object_object_add(c == TF_API_TRUSTED_FOR ? root : co, "dims", dims);
+		for (int d = 0; d < TF_DIM_COUNT; d++) {
+			json_object *t = table_json(tf_agg_ctable(a, c, d));
+
+			if (!t) {
+				json_object_put(root);
+				errno = ENOMEM;
+				return -1;
+			}
+			json_object_object_add(dims, tf_dim_name(d), t);
 		}
-		json_object_object_add(dims, tf_dim_name(d), t);
 	}
 	ch = json_object_new_array();
 	json_object_object_add(root, "policy_changes", ch);
@@ -419,13 +438,18 @@ static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
 		return bad(x, "metrics: no \"denials\" array");
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
 		json_object *r = json_object_array_get_idx(arr, i);
-		const char *e, *rs, *nd;
+		const char *e, *rs, *nd, *api = NULL, *enf = NULL;
 		uint64_t n;
 
 		if (!get_str(x, r, "exe", &e) || !get_str(x, r, "reason", &rs) ||
 		    !get_str(x, r, "node", &nd) || !get_u64(x, r, "count", &n))
 			return false;
-		if (tf_metrics_restore_denial(m, e, rs, nd, n))
+		/* absent in a state of an older plugin: trusted_for */
+		if ((json_object_object_get_ex(r, "api", NULL) && !get_str(x, r, "api", &api)) ||
+		    (json_object_object_get_ex(r, "enforced", NULL) &&
+		     !get_str(x, r, "enforced", &enf)))
+			return false;
+		if (tf_metrics_restore_denial(m, e, rs, nd, api, enf, n))
 			return bad(x, "metrics: denial series %zu: %s", i, strerror(errno));
 	}
 	if (!json_object_object_get_ex(o, "changes", &arr) ||
@@ -455,6 +479,67 @@ static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
 			return false;
 		if (v > 1000000 || tf_metrics_restore_policy(m, nd, (int)v, ms))
 			return bad(x, "metrics: policy %zu: bad value", i);
+	}
+	return true;
+}
+
+/*
+ * The tables of every class: "dims" holds trusted_for's; version 3 adds
+ * "classes" with each class's time range and the execve_check tables. A
+ * file of version 1 or 2 holds trusted_for denials only.
+ */
+static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
+			 int64_t version, struct tf_agg *a, uint32_t cap)
+{
+	json_object *cls = NULL, *v;
+
+	if (version >= 3 && (!json_object_object_get_ex(root, "classes", &cls) ||
+			     !json_object_is_type(cls, json_type_object)))
+		return bad(x, "no \"classes\" object");
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		json_object *co = NULL, *cd = c == TF_API_TRUSTED_FOR ? dims : NULL;
+		int64_t first = INT64_MAX, last = INT64_MIN;
+
+		if (cls) {
+			if (!json_object_object_get_ex(cls, class_keys[c], &co) ||
+			    !json_object_is_type(co, json_type_object))
+				return bad(x, "class \"%s\" missing", class_keys[c]);
+			if (!get_int(x, co, "first", INT64_MIN, &first) ||
+			    !get_int(x, co, "last", INT64_MIN, &last))
+				return false;
+			if (c != TF_API_TRUSTED_FOR &&
+			    (!json_object_object_get_ex(co, "dims", &cd) ||
+			     !json_object_is_type(cd, json_type_object)))
+				return bad(x, "class \"%s\" has no \"dims\" object",
+					   class_keys[c]);
+		} else if (c == TF_API_TRUSTED_FOR) {
+			first = a->first;
+			last = a->last;
+		}
+		a->api_first[c] = first;
+		a->api_last[c] = last;
+		for (int d = 0; d < TF_DIM_COUNT; d++) {
+			struct ss_table *t = tf_agg_table(a, c, d);
+
+			if (!cd) { /* no execve_check tables before version 3 */
+				if (ss_init(t, cap, TF_AGG_KEY_MAX))
+					return bad(x, "out of memory");
+				continue;
+			}
+			if (!json_object_object_get_ex(cd, tf_dim_name(d), &v))
+				return bad(x, "dimension \"%s\" missing", tf_dim_name(d));
+			if (!load_table(x, v, t, tf_dim_name(d), cap))
+				return false;
+		}
+	}
+	for (int d = 0; d < TF_DIM_COUNT; d++) {
+		uint64_t sum = 0;
+
+		for (int c = 0; c < TF_API_CLASSES; c++)
+			sum += tf_agg_ctable(a, c, d)->total;
+		if (sum != a->denials)
+			return bad(x, "dimension \"%s\" total differs from \"denials\" (all APIs)",
+				   tf_dim_name(d));
 	}
 	return true;
 }
@@ -506,19 +591,8 @@ int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
 		bad(&x, "no \"dims\" object");
 		goto out;
 	}
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
-		if (!json_object_object_get_ex(dims, tf_dim_name(d), &v)) {
-			bad(&x, "dimension \"%s\" missing", tf_dim_name(d));
-			goto out;
-		}
-		if (!load_table(&x, v, &a->dim[d], tf_dim_name(d), cap))
-			goto out;
-		if (a->dim[d].total != a->denials) {
-			bad(&x, "dimension \"%s\" total differs from \"denials\"",
-			    tf_dim_name(d));
-			goto out;
-		}
-	}
+	if (!load_classes(&x, root, dims, version, a, cap))
+		goto out;
 	if (!json_object_object_get_ex(root, "policy_changes", &v) ||
 	    !json_object_is_type(v, json_type_array)) {
 		bad(&x, "no \"policy_changes\" array");

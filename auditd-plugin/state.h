@@ -17,6 +17,13 @@
  * text, so that the exported counters stay monotonic across restarts; a file
  * without it (an older plugin's) loads with those counters at 0. Older
  * version 2 readers ignore it.
+ * Version 3 (issue 11) splits the denials by API: "dims" holds the
+ * trusted_for tables as before, "classes" holds "trusted_for",
+ * "execve_check_enforced" and "execve_check_observed", each with its
+ * "first" and "last" (ms), the two execve_check ones with their own "dims";
+ * "denials" counts every class. A metrics denial series has "api" and
+ * "enforced" too (absent: trusted_for). Versions 1 and 2 still load (all
+ * their denials are trusted_for); a version 2 reader refuses version 3.
  */
 #ifndef TF_STATE_H
 #define TF_STATE_H
@@ -24,7 +31,7 @@
 #include "aggregate.h"
 
 #define TF_STATE_PATH "/var/lib/audisp-trusted-for/state.json"
-#define TF_STATE_VERSION 2
+#define TF_STATE_VERSION 3
 
 /* 0, or -1 with errno. */
 int tf_state_save(const struct tf_agg *a, const char *path);

@@ -106,18 +106,26 @@ static uint64_t next(uint64_t *s)
 static void check(const struct tf_agg *a)
 {
 	for (int d = 0; d < TF_DIM_COUNT; d++) {
-		const struct ss_table *t = &a->dim[d];
-		uint64_t sum = t->unstored, lower = 0;
+		uint64_t all = 0;
 
-		for (uint32_t i = 0; i < t->n; i++) {
-			if (t->rows[i].err > t->rows[i].count)
-				die("a row's error exceeds its count");
-			sum += t->rows[i].count;
-			lower += t->rows[i].count - t->rows[i].err;
+		for (int c = 0; c < TF_API_CLASSES; c++) {
+			const struct ss_table *t = tf_agg_ctable(a, c, d);
+			uint64_t sum = t->unstored, lower = 0;
+
+			for (uint32_t i = 0; i < t->n; i++) {
+				if (t->rows[i].err > t->rows[i].count)
+					die("a row's error exceeds its count");
+				sum += t->rows[i].count;
+				lower += t->rows[i].count - t->rows[i].err;
+			}
+			if (sum != t->total || t->n > t->cap || lower + ss_other(t) != t->total)
+				die("a table's counts do not add up to its total");
+			if (t->total != tf_agg_ctable(a, c, 0)->total)
+				die("a class's tables have different totals");
+			all += t->total;
 		}
-		if (sum != t->total || t->total != a->denials || t->n > t->cap ||
-		    lower + ss_other(t) != t->total)
-			die("a table's counts do not add up to its total");
+		if (all != a->denials)
+			die("the classes' totals do not add up to the denials");
 	}
 	/* The metrics' series are exact: they add up to the denials. */
 	{
@@ -129,7 +137,7 @@ static void check(const struct tf_agg *a)
 			ch += a->metrics.changes.rows[i].count;
 		if (sum != a->denials || a->metrics.exe.n > a->metrics.lim.exe ||
 		    a->metrics.node.n > a->metrics.lim.node ||
-		    a->metrics.denials.n > a->metrics.lim.series + 1)
+		    a->metrics.denials.n > a->metrics.lim.series + TF_API_CLASSES)
 			die("the metrics' denial series do not add up to the denials");
 		if (ch != a->nchanges + a->changes_dropped)
 			die("the metrics' policy changes do not add up");
@@ -271,6 +279,9 @@ static void same_counters(const struct run *x, const struct run *y)
 		die("denial totals differ");
 	if (x->a.first != y->a.first || x->a.last != y->a.last)
 		die("first/last denial times differ");
+	for (int c = 0; c < TF_API_CLASSES; c++)
+		if (x->a.api_first[c] != y->a.api_first[c] || x->a.api_last[c] != y->a.api_last[c])
+			die("a class's first/last denial times differ");
 	if (x->a.bad_lines != y->a.bad_lines || x->a.malformed != y->a.malformed ||
 	    x->a.not_denial != y->a.not_denial)
 		die("bad_lines/malformed/not_denial counters differ");
@@ -278,9 +289,10 @@ static void same_counters(const struct run *x, const struct run *y)
 		die("policy-change totals differ");
 	if (x->f.lines != y->f.lines || x->f.fed != y->f.fed)
 		die("line or record counts of the feeds differ");
-	for (int d = 0; d < TF_DIM_COUNT; d++)
-		if (x->a.dim[d].total != y->a.dim[d].total)
-			die("a table's total differs");
+	for (int c = 0; c < TF_API_CLASSES; c++)
+		for (int d = 0; d < TF_DIM_COUNT; d++)
+			if (tf_agg_ctable(&x->a, c, d)->total != tf_agg_ctable(&y->a, c, d)->total)
+				die("a table's total differs");
 }
 
 /* R0 vs R1: identical state. */
@@ -292,8 +304,9 @@ static void identical(const struct run *x, const struct run *y)
 	for (size_t i = 0; i < x->a.nchanges; i++)
 		if (!change_eq(&x->a.changes[i].c, &y->a.changes[i].c))
 			die("chunking changed the policy timeline");
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
-		const struct ss_table *s = &x->a.dim[d], *t = &y->a.dim[d];
+	for (int cd = 0; cd < TF_API_CLASSES * TF_DIM_COUNT; cd++) {
+		const struct ss_table *s = tf_agg_ctable(&x->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
+		const struct ss_table *t = tf_agg_ctable(&y->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
 
 		if (s->n != t->n || s->evicted != t->evicted || s->unstored != t->unstored)
 			die("chunking changed a table's shape");
@@ -331,8 +344,10 @@ static void consistent(const struct run *x, const struct run *exact)
 		free(c1);
 		free(c2);
 	}
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
-		const struct ss_table *s = &x->a.dim[d], *t = &exact->a.dim[d];
+	for (int cd = 0; cd < TF_API_CLASSES * TF_DIM_COUNT; cd++) {
+		const struct ss_table *s = tf_agg_ctable(&x->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
+		const struct ss_table *t = tf_agg_ctable(&exact->a, cd / TF_DIM_COUNT,
+							 cd % TF_DIM_COUNT);
 		uint64_t min = UINT64_MAX;
 
 		if (t->evicted || t->unstored)

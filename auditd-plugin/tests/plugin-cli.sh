@@ -16,9 +16,9 @@ export TZ=UTC LC_ALL=C
 out=$("$BIN" report --input "$DATA/audit-denials.log"); rc=$?
 t_eq "report --input exits 0" 0 "$rc"
 t_eq "denial total" "Number of denials: 12" "$(printf '%s\n' "$out" | grep '^Number of denials')"
-t_eq "python3 row" "5  5.0  12/03/25 08:00:03  /usr/bin/python3.11 (python3)" \
+t_eq "python3 row" "5  5.0  12/03/25 08:00:03  trusted_for  /usr/bin/python3.11 (python3)" \
 	"$(printf '%s\n' "$out" | grep 'python3.11')"
-t_eq "hostile name decoded and escaped" '2  2.0  12/03/25 08:00:03  /tmp/noexec/evil\n\x1b[31mname.py' \
+t_eq "hostile name decoded and escaped" '2  2.0  12/03/25 08:00:03  trusted_for  /tmp/noexec/evil\n\x1b[31mname.py' \
 	"$(printf '%s\n' "$out" | grep 'evil')"
 t_eq "invalid UTF-8 escaped" 1 "$(printf '%s\n' "$out" | grep -c 'bad\\xff\\xfe.pl')"
 # No control byte other than newline anywhere in the report.

@@ -6,6 +6,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,6 +29,21 @@ static void denial(struct tf_agg *a, const char *exe, const char *reason, const 
 	snprintf(d.dev, sizeof(d.dev), "00:1a");
 	d.path = (char *)"/tmp/x.py";
 	d.comm = (char *)"x";
+	d.exe = (char *)exe;
+	tf_agg_add_denial(a, &d);
+}
+
+/* An execve_check refusal, enforced or observed (policy=?, secbits=). */
+static void ec_denial(struct tf_agg *a, const char *exe, const char *reason, bool enforced)
+{
+	struct tf_denial d = { .ms = 2000, .node = "", .uid = 1000, .auid = 1000, .policy = -1,
+			       .api = enforced ? TF_API_EC_ENFORCED : TF_API_EC_OBSERVED,
+			       .secbits = enforced ? 0x100 : 0 };
+
+	snprintf(d.reason, sizeof(d.reason), "%s", reason);
+	snprintf(d.dev, sizeof(d.dev), "00:1a");
+	d.path = (char *)"/tmp/y.py";
+	d.comm = (char *)"y";
 	d.exe = (char *)exe;
 	tf_agg_add_denial(a, &d);
 }
@@ -127,9 +143,40 @@ static void test_hostile(void **s)
 	text = render(&a);
 	assert_non_null(strstr(text,
 		"trustfor_denials_total{exe=\"/x\\\"}\\\\n y 1\\\\n\\\\\\\\\\\\xff\\\\xe2\\\\x80\\\\xae\","
-		"reason=\"file_perm\",node=\"n\\\\r\\\\x7f\"} 1\n"));
+		"reason=\"file_perm\",node=\"n\\\\r\\\\x7f\",api=\"trusted_for\"} 1\n"));
 	for (const char *p = text; *p; p++)
 		assert_true(*p == '\n' || (*p >= 0x20 && *p < 0x7f));
+	free(text);
+	tf_agg_free(&a);
+}
+
+/*
+ * The api label on every denial series, enforced= on execve_check ones only;
+ * the series cap folds exe, reason and node but keeps api and enforced.
+ */
+static void test_api_labels(void **s)
+{
+	struct tf_agg a;
+	char *text;
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	denial(&a, "/usr/bin/perl", "file_perm", "");
+	ec_denial(&a, "/usr/bin/perl", "file_perm", true);
+	ec_denial(&a, "/usr/bin/perl", "file_perm", false);
+	ec_denial(&a, "/usr/bin/perl", "file_perm", false);
+	text = render(&a);
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",api=\"trusted_for\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",api=\"execve_check\",enforced=\"true\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",api=\"execve_check\",enforced=\"false\"} 2\n"));
+	assert_null(strstr(text, "api=\"trusted_for\",enforced"));
+	free(text);
+	a.metrics.lim.series = 3;
+	ec_denial(&a, "/usr/bin/dash", "lsm", false);
+	denial(&a, "/usr/bin/dash", "lsm", "");
+	text = render(&a);
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",api=\"execve_check\",enforced=\"false\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",api=\"trusted_for\"} 1\n"));
 	free(text);
 	tf_agg_free(&a);
 }
@@ -148,6 +195,8 @@ static void test_state_round_trip(void **s)
 	denial(&a, "/usr/bin/python3.11", "noexec_mount", "");
 	denial(&a, "/usr/bin/python3.11", "noexec_mount", "");
 	denial(&a, "/usr/bin/dash", "file_perm", "web1");
+	ec_denial(&a, "/usr/bin/dash", "write_busy", true);
+	ec_denial(&a, "/usr/bin/dash", "write_busy", false);
 	change(&a, "", 1, 3, 7000);
 	change(&a, "web1", 1, 1, 8000);
 	change(&a, "web1", 1, 2, 9500);
@@ -163,6 +212,7 @@ static void test_state_round_trip(void **s)
 	/* counting goes on from the loaded values */
 	denial(&b, "/usr/bin/python3.11", "noexec_mount", "");
 	assert_int_equal(series(&b.metrics, "/usr/bin/python3.11", "noexec_mount", ""), 3);
+	assert_non_null(strstr(t2, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"write_busy\",node=\"\",api=\"execve_check\",enforced=\"false\"} 1\n"));
 	free(t1);
 	free(t2);
 	tf_agg_free(&a);
@@ -238,6 +288,7 @@ int main(void)
 		cmocka_unit_test(test_label_cut),
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_api_labels),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_bad_label),
 		cmocka_unit_test(test_save_dir),

@@ -646,6 +646,59 @@ static void test_mixed_layouts(void **s)
 	tf_agg_free(&a);
 }
 
+/*
+ * Issue 11: api= and secbits= after res=. An execve_check refusal has
+ * policy=?, is enforced when secbits holds 0x100 (SECBIT_EXEC_RESTRICT_FILE)
+ * and observed otherwise; a record without api= is trusted_for. Malformed:
+ * an unknown api, execve_check with a number as policy, or without secbits,
+ * trusted_for with policy=?, secbits that is not a number.
+ */
+#define EC_REC(serial, policy, reason, tail)                                              \
+	"type=UNKNOWN[1350] msg=audit(1764749000.000:" #serial "): usage=execution "      \
+	"policy=" policy " reason=" reason " dev=00:1a ino=9 mode=0100644 ouid=0 ogid=0 " \
+	"path=\"/tmp/e.py\" ppid=1 pid=70 auid=1000 uid=1000 gid=1000 euid=1000 "        \
+	"suid=1000 fsuid=1000 egid=1000 sgid=1000 fsgid=1000 tty=(none) ses=2 "          \
+	"comm=\"python3\" exe=\"/usr/bin/python3.11\" subj=unconfined res=0" tail "\n"
+
+static void test_api_split(void **s)
+{
+	struct tf_agg a;
+	const struct ss_row *r;
+
+	(void)s;
+	feed_text(&a,
+		  EC_REC(1, "?", "file_perm", " api=execve_check secbits=0x100")
+		  EC_REC(2, "?", "write_busy", " api=execve_check secbits=0x500")
+		  EC_REC(3, "?", "lsm", " api=execve_check secbits=0x0")
+		  EC_REC(4, "?", "noexec_mount", " api=execve_check secbits=0x400")
+		  EC_REC(5, "?", "not_regular", " api=execve_check secbits=0x200")
+		  EC_REC(14, "?", "pseudo_fs", " api=execve_check secbits=0x300")
+		  EC_REC(6, "3", "file_perm", " api=trusted_for secbits=0x100")
+		  EC_REC(7, "2", "file_perm", "")
+		  /* malformed: */
+		  EC_REC(8, "?", "file_perm", " api=execveat secbits=0x0")
+		  EC_REC(9, "3", "file_perm", " api=execve_check secbits=0x0")
+		  EC_REC(10, "?", "file_perm", " api=execve_check")
+		  EC_REC(11, "?", "file_perm", " api=trusted_for secbits=0x0")
+		  EC_REC(12, "?", "file_perm", "")
+		  EC_REC(13, "?", "file_perm", " api=execve_check secbits=lots"));
+	assert_int_equal(a.denials, 8);
+	assert_int_equal(a.malformed, 6);
+	assert_int_equal(tf_agg_table(&a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total, 2);
+	/* 0x100, 0x500, 0x300 hold SECBIT_EXEC_RESTRICT_FILE; 0x0, 0x400, 0x200 do not */
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total, 3);
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total, 3);
+	r = ss_find(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON), "write_busy", 10);
+	assert_non_null(r);
+	assert_int_equal(r->count, 1);
+	r = ss_find(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON), "lsm", 3);
+	assert_non_null(r);
+	assert_int_equal(r->count, 1);
+	assert_int_equal(HITS(&a, TF_DIM_REASON, "file_perm"), 2);
+	assert_int_equal(a.api_first[TF_API_EC_OBSERVED], 1764749000000LL);
+	tf_agg_free(&a);
+}
+
 static void test_line_shape(void **s)
 {
 	(void)s;
@@ -829,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_vm_captured_prev),
 		cmocka_unit_test(test_both_layouts),
 		cmocka_unit_test(test_mixed_layouts),
+		cmocka_unit_test(test_api_split),
 		cmocka_unit_test(test_line_shape),
 		cmocka_unit_test(test_gs_in_header),
 		cmocka_unit_test(test_cwd_twice),
