@@ -40,9 +40,19 @@
  *       that is not a policy change); and one denial in 4 is itself inside
  *       a syscall-rule event (SYSCALL, 1350, CWD, PATH, PROCTITLE, EOE).
  *       Default 0: denials and policy changes only. -m 99: 1 % denials.
+ *   -e  one execveat(AT_EXECVE_CHECK) refusal after every E trusted_for
+ *       denials (default 0: none), in the layout of issue 11: policy=?,
+ *       reason one of the six (write_busy and lsm included), and after res=0
+ *       api=execve_check secbits=0x..., the securebits drawn so that some
+ *       hold SECBIT_EXEC_RESTRICT_FILE (0x100: enforced) and some not
+ *       (observed); with -e the trusted_for records carry api=trusted_for
+ *       secbits=0x... too, one in two (the rest: an older kernel's layout)
  *   -s  PRNG seed (default 1); the output is a function of the options
  * A summary line goes to stderr, and with -m a second one: the number of
- * records written that are neither denials nor policy changes.
+ * records written that are neither denials nor policy changes. With -e,
+ * lines "gen-audit-log: split CLASS REASON COUNT" give the records written
+ * per class (trusted_for, execve_check/enforced, execve_check/observed) and
+ * reason list, and "gen-audit-log: class CLASS COUNT" the totals.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -129,6 +139,47 @@ static const char *const hostile[] = {
 #define NHOSTILE (sizeof(hostile) / sizeof(hostile[0]))
 
 static const char *const exts[] = { "py", "pl", "sh", "rb", "lua" };
+
+/* -e: what was written, per class and reason (the tests' expected values) */
+static const char *const classes[] = { "trusted_for", "execve_check/enforced",
+				       "execve_check/observed" };
+#define NCLASS 3
+static const char *const ec_reasons[] = { "noexec_mount", "file_perm", "not_regular",
+					  "pseudo_fs", "write_busy", "lsm" };
+#define NECR (sizeof(ec_reasons) / sizeof(ec_reasons[0]))
+static const char *const ec_modes[NECR] = { "0100755", "0100644", "0010644",
+					    "0100444", "0100755", "0100755" };
+/* securebits of the callers: 0x100 (RESTRICT_FILE) with or without its lock
+ * and DENY_INTERACTIVE, or without it */
+static const unsigned ec_secbits[] = { 0x100, 0x300, 0x500, 0xf00, 0x0, 0x200, 0x400, 0xc00, 0x0 };
+#define NSECBITS (sizeof(ec_secbits) / sizeof(ec_secbits[0]))
+
+struct split {
+	char reason[32];
+	int cls;
+	uint64_t n;
+};
+static struct split splits[64];
+static size_t nsplits;
+static uint64_t class_n[NCLASS];
+
+static void count_split(int cls, const char *reason)
+{
+	size_t i;
+
+	class_n[cls]++;
+	for (i = 0; i < nsplits; i++)
+		if (splits[i].cls == cls && !strcmp(splits[i].reason, reason))
+			break;
+	if (i == nsplits) {
+		if (nsplits == sizeof(splits) / sizeof(splits[0]))
+			abort();
+		nsplits++;
+		splits[i].cls = cls;
+		snprintf(splits[i].reason, sizeof(splits[i].reason), "%s", reason);
+	}
+	splits[i].n++;
+}
 
 static void untrusted(FILE *f, const char *s)
 {
@@ -251,12 +302,12 @@ int main(int argc, char **argv)
 {
 	uint64_t n = 1000000, paths = 0, cfg_every = 100000, hostile_every = 50;
 	uint64_t nodes = 0, seed = 1, cfg_records = 0, hex_paths = 0, denials = 0;
-	uint64_t mixed = 0, others = 0;
+	uint64_t mixed = 0, others = 0, ec_every = 0;
 	bool raw = false;
 	const char *out = NULL;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:p:c:x:H:rs:o:m:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:p:c:x:H:rs:o:m:e:h")) != -1) {
 		switch (c) {
 		case 'n': n = num(optarg, "-n"); break;
 		case 'p': paths = num(optarg, "-p"); break;
@@ -267,10 +318,11 @@ int main(int argc, char **argv)
 		case 's': seed = num(optarg, "-s"); break;
 		case 'o': out = optarg; break;
 		case 'm': mixed = num(optarg, "-m"); break;
+		case 'e': ec_every = num(optarg, "-e"); break;
 		default:
 			fprintf(stderr, "usage: gen-audit-log [-n RECORDS] [-p DISTINCT_PATHS] "
 					"[-c CONFIG_EVERY] [-x HOSTILE_EVERY] [-H NODES] [-r] "
-					"[-s SEED] [-m OTHERS] [-o FILE]\n");
+					"[-s SEED] [-m OTHERS] [-e EC_EVERY] [-o FILE]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -426,6 +478,10 @@ int main(int argc, char **argv)
 		fputs(" exe=", f);
 		untrusted(f, in->exe);
 		fputs(" subj=unconfined res=0", f);
+		/* -e: the layout of issue 11 for one record in two */
+		if (ec_every && (r >> 56) & 1)
+			fprintf(f, " api=trusted_for secbits=0x%x",
+				ec_secbits[(r >> 57) % NSECBITS]);
 		if (!raw) {
 			name_of(a1, sizeof(a1), auid);
 			snprintf(a2, sizeof(a2), "%s", auid == 4294967295u ? "unset" : a1);
@@ -446,7 +502,45 @@ int main(int argc, char **argv)
 			free(dbuf);
 		}
 		denials++;
+		if (ec_every)
+			count_split(0, reason);
 		ms += rnd() % 5; /* ~2 ms apart: 1M records span ~33 minutes */
+
+		/* -e: an AT_EXECVE_CHECK refusal, logged whatever the securebits */
+		if (ec_every && denials % ec_every == 0) {
+			uint64_t e = rnd();
+			unsigned ri = (unsigned)(e % NECR);
+			unsigned sb = ec_secbits[(e >> 8) % NSECBITS];
+			const struct interp *ei = &interps[(e >> 16) % NINTERP];
+			const struct user *eu = &users[(e >> 24) % NUSER];
+			unsigned eauid = eu->uid ? eu->uid : 4294967295u;
+
+			fputs(nodebuf, f);
+			fprintf(f, "type=UNKNOWN[1350] msg=audit(%" PRIu64 ".%03u:%" PRIu64
+				   "): usage=execution policy=? reason=%s dev=%s ino=%" PRIu64
+				   " mode=%s ouid=%u ogid=%u path=",
+				ms / 1000, (unsigned)(ms % 1000), serial++, ec_reasons[ri], m->dev,
+				12 + pi, ec_modes[ri], owner->uid, owner->gid);
+			untrusted(f, path);
+			fprintf(f, " ppid=%u pid=%u auid=%u uid=%u gid=%u euid=%u suid=%u fsuid=%u"
+				   " egid=%u sgid=%u fsgid=%u tty=(none) ses=%" PRIu64 " comm=",
+				ppid, pid + 1, eauid, eu->uid, eu->gid, eu->uid, eu->uid, eu->uid,
+				eu->gid, eu->gid, eu->gid,
+				eu->uid ? 1 + (e >> 32) % 40 : (uint64_t)4294967295u);
+			untrusted(f, ei->comm);
+			fputs(" exe=", f);
+			untrusted(f, ei->exe);
+			fprintf(f, " subj=unconfined res=0 api=execve_check secbits=0x%x", sb);
+			if (!raw) {
+				name_of(a1, sizeof(a1), eauid);
+				fprintf(f, "\x1d" "OUID=\"%s\" OGID=\"%s\" AUID=\"%s\" UID=\"%s\"",
+					owner->name, owner->group,
+					eauid == 4294967295u ? "unset" : a1, eu->name);
+			}
+			putc('\n', f);
+			count_split(sb & 0x100 ? 1 : 2, ec_reasons[ri]);
+			ms += rnd() % 5;
+		}
 	}
 	if (fflush(f) || ferror(f)) {
 		fprintf(stderr, "gen-audit-log: write error: %s\n", strerror(errno));
@@ -459,5 +553,10 @@ int main(int argc, char **argv)
 		denials, paths, hex_paths, cfg_records);
 	if (mixed)
 		fprintf(stderr, "gen-audit-log: %" PRIu64 " other records\n", others);
+	for (int k = 0; ec_every && k < NCLASS; k++)
+		fprintf(stderr, "gen-audit-log: class %s %" PRIu64 "\n", classes[k], class_n[k]);
+	for (size_t k = 0; k < nsplits; k++)
+		fprintf(stderr, "gen-audit-log: split %s %s %" PRIu64 "\n", classes[splits[k].cls],
+			splits[k].reason, splits[k].n);
 	return 0;
 }
