@@ -699,6 +699,35 @@ static void test_api_split(void **s)
 	tf_agg_free(&a);
 }
 
+/* The fixture of the new layout (tests/data/audit-README.md), counted by hand. */
+static void test_execve_check_fixture(void **s)
+{
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-execve-check.log", &len);
+	static const char *const enforced[] = { "noexec_mount", "file_perm", "not_regular" };
+	static const char *const observed[] = { "pseudo_fs", "write_busy", "lsm", "file_perm" };
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 7, NULL);
+	assert_int_equal(a.denials, 9);
+	assert_int_equal(a.malformed, 3);
+	assert_int_equal(tf_agg_table(&a, TF_API_TRUSTED_FOR, TF_DIM_REASON)->total, 2);
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON)->total, 3);
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON)->total, 4);
+	for (size_t i = 0; i < 3; i++)
+		assert_non_null(ss_find(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON),
+					enforced[i], strlen(enforced[i])));
+	for (size_t i = 0; i < 4; i++)
+		assert_non_null(ss_find(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON),
+					observed[i], strlen(observed[i])));
+	assert_non_null(ss_find(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP),
+				"/usr/local/bin/trusted-dash", 27));
+	tf_agg_free(&a);
+	free(d);
+}
+
 static void test_line_shape(void **s)
 {
 	(void)s;
@@ -883,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_both_layouts),
 		cmocka_unit_test(test_mixed_layouts),
 		cmocka_unit_test(test_api_split),
+		cmocka_unit_test(test_execve_check_fixture),
 		cmocka_unit_test(test_line_shape),
 		cmocka_unit_test(test_gs_in_header),
 		cmocka_unit_test(test_cwd_twice),

@@ -238,6 +238,85 @@ static void write_change(const char *change)
 	write_file(text);
 }
 
+/* Issue 11: each class's tables and time range survive a save and a load. */
+static void test_api_classes_round_trip(void **s)
+{
+	struct tf_agg a, b;
+	char why[256];
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 16), 0);
+	fill(&a); /* trusted_for */
+	for (int i = 0; i < 7; i++) {
+		struct tf_denial d = { .ms = 5000 + i, .node = "", .uid = 1, .auid = -1,
+				       .policy = -1, .api = i % 3 ? TF_API_EC_OBSERVED :
+								    TF_API_EC_ENFORCED };
+
+		snprintf(d.reason, sizeof(d.reason), "%s", i % 2 ? "write_busy" : "lsm");
+		snprintf(d.dev, sizeof(d.dev), "00:2%d", i);
+		d.path = (char *)"/tmp/ec.py";
+		d.comm = (char *)"dash";
+		d.exe = (char *)"/usr/bin/dash";
+		tf_agg_add_denial(&a, &d);
+	}
+	assert_int_equal(tf_state_save(&a, path), 0);
+	assert_int_equal(tf_state_load(&b, 16, path, why, sizeof(why)), 0);
+	assert_int_equal(b.denials, a.denials);
+	for (int c = 0; c < TF_API_CLASSES; c++) {
+		for (int d = 0; d < TF_DIM_COUNT; d++)
+			assert_same_table(tf_agg_ctable(&a, c, d), tf_agg_ctable(&b, c, d));
+		assert_int_equal(a.api_first[c], b.api_first[c]);
+		assert_int_equal(a.api_last[c], b.api_last[c]);
+	}
+	/* i = 0, 3, 6 enforced; 1, 2, 4, 5 observed */
+	assert_int_equal(tf_agg_ctable(&b, TF_API_EC_ENFORCED, TF_DIM_MOUNT)->total, 3);
+	assert_int_equal(tf_agg_ctable(&b, TF_API_EC_OBSERVED, TF_DIM_MOUNT)->total, 4);
+	assert_int_equal(b.api_first[TF_API_EC_OBSERVED], 5001);
+	assert_int_equal(b.api_last[TF_API_EC_ENFORCED], 5006);
+	tf_agg_free(&a);
+	tf_agg_free(&b);
+}
+
+/* A version 2 state (before issue 11): every denial is trusted_for. */
+static void test_version2_is_trusted_for(void **s)
+{
+	char text[4096], why[256];
+	size_t w;
+	struct tf_agg a;
+
+	(void)s;
+	w = (size_t)snprintf(text, sizeof(text),
+			     "{\"version\":2,\"denials\":2,\"first\":10,\"last\":20,\"bad_lines\":0,"
+			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
+	for (int d = 0; d < TF_DIM_COUNT; d++)
+		w += (size_t)snprintf(text + w, sizeof(text) - w,
+				      "%s\"%s\":{\"total\":2,\"evicted\":0,\"unstored\":0,"
+				      "\"rows\":[{\"key\":\"k\",\"count\":2,\"err\":0,"
+				      "\"first\":10,\"last\":20}]}", d ? "," : "", tf_dim_name(d));
+	snprintf(text + w, sizeof(text) - w,
+		 "},\"policy_changes\":[],\"metrics\":{\"folded\":0,\"denials\":[{\"exe\":"
+		 "\"/x\",\"reason\":\"file_perm\",\"node\":\"\",\"count\":2}],"
+		 "\"changes\":[],\"policy\":[]}}");
+	write_file(text);
+	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), 0);
+	assert_int_equal(tf_agg_ctable(&a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total, 2);
+	assert_int_equal(tf_agg_ctable(&a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total, 0);
+	assert_int_equal(tf_agg_ctable(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total, 0);
+	assert_int_equal(a.api_first[TF_API_TRUSTED_FOR], 10);
+	assert_int_equal(a.api_last[TF_API_TRUSTED_FOR], 20);
+	/* the saved series is trusted_for's: the next trusted_for hit joins it */
+	assert_int_equal(a.metrics.denials.n, 1);
+	assert_int_equal(tf_metrics_denial(&a.metrics, "/x", "file_perm", "", TF_API_TRUSTED_FOR), 0);
+	assert_int_equal(a.metrics.denials.n, 1);
+	assert_int_equal(a.metrics.denials.rows[0].count, 3);
+	tf_agg_free(&a);
+	/* a version 3 state without "classes" is refused */
+	memcpy(strstr(text, "\"version\":2"), "\"version\":3", 11);
+	write_file(text);
+	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_non_null(strstr(why, "classes"));
+}
+
 /*
  * A change saved before the writer was kept loads with the writer unknown;
  * a writer missing its comm or exe is refused.
@@ -326,6 +405,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_api_classes_round_trip),
+		cmocka_unit_test(test_version2_is_trusted_for),
 		cmocka_unit_test(test_missing_and_corrupt),
 		cmocka_unit_test(test_inconsistent_totals),
 		cmocka_unit_test(test_change_writer_keys),

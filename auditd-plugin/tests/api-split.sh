@@ -1,0 +1,184 @@
+#!/bin/sh
+# Host test of the split by API (issue 11): a log of trusted_for denials
+# and execveat(AT_EXECVE_CHECK) refusals (policy=?, api=, secbits=, every
+# reason, callers with and without SECBIT_EXEC_RESTRICT_FILE, trusted_for
+# records in both the older layout and the one with api=) written by
+# bench/gen-audit-log -e, whose own counts (per class and reason, on its
+# stderr) are the expected values; never the plugin's. Checked: the text
+# report, --api, --json, --metrics, and the plugin's state across a restart.
+# usage: TF_BIN=path/to/audisp-trusted-for sh api-split.sh
+TOP=$(cd "$(dirname "$0")/../.." && pwd)
+. "$TOP/tests/lib/assert.sh"
+SUITE=auditd-plugin-api-split
+BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
+W=$(mktemp -d /tmp/tf-api-split.XXXXXX)
+PID=
+trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$W"' EXIT
+export TZ=UTC LC_ALL=C
+
+GEN=$W/gen-audit-log
+if ! cc -std=c11 -O2 -Wall -Wextra -Werror -o "$GEN" "$TOP/bench/gen-audit-log.c" 2> "$W/cc.err"; then
+	t_fail "bench/gen-audit-log.c does not build: $(head -3 "$W/cc.err")"
+	t_done "$SUITE"; exit 1
+fi
+# 3000 trusted_for denials on 2 nodes inside a mixed log (ordinary events,
+# some denials inside syscall-rule events), one AT_EXECVE_CHECK refusal after
+# every 4 of them.
+"$GEN" -n 3000 -p 700 -e 4 -H 2 -m 2 -s 11 -o "$W/g.log" 2> "$W/g.err"
+T=$(sed -n 's/^gen-audit-log: class trusted_for //p' "$W/g.err")
+E=$(sed -n 's|^gen-audit-log: class execve_check/enforced ||p' "$W/g.err")
+O=$(sed -n 's|^gen-audit-log: class execve_check/observed ||p' "$W/g.err")
+# "CLASS REASON COUNT" lines, sorted; optionally of one class (a grep pattern)
+split() { sed -n 's/^gen-audit-log: split //p' "$W/g.err" | grep "^${1:-}" | sort; }
+echo "# generator: trusted_for $T, execve_check enforced $E, observed $O"
+t_eq "the generator wrote every class (sanity)" "yes yes yes" \
+	"$([ "${T:-0}" -gt 0 ] && echo yes) $([ "${E:-0}" -gt 0 ] && echo yes) $([ "${O:-0}" -gt 0 ] && echo yes)"
+t_eq "the generator wrote all six reasons for each execve_check class" "6 6" \
+	"$(split execve_check/enforced | wc -l) $(split execve_check/observed | wc -l)"
+t_eq "1350 records in the log: trusted_for + execve_check (grep)" "$((T + E + O))" \
+	"$(grep -ac 'type=UNKNOWN\[1350\]' "$W/g.log")"
+t_eq "execve_check records have policy=? (grep)" "$((E + O))" \
+	"$(grep -a 'type=UNKNOWN\[1350\]' "$W/g.log" | grep -a ' policy=? ' | grep -ac ' api=execve_check ')"
+
+# rows "API NAME COUNT" of one table of a text report, sorted
+rows() { # rows TITLE < report
+	awk -v t="$1" '$0 == t { s = 1; next } s && /^=+$/ { n++; next }
+		s && n == 2 && /^[0-9]+ / { print $5, $6, $1; next }
+		s && n == 2 { exit }' | sort
+}
+
+# ---- the text report ----
+out=$("$BIN" report --input "$W/g.log"); rc=$?
+t_eq "report exits 0" 0 "$rc"
+t_eq "number of denials: every class" "Number of denials: $((T + E + O))" \
+	"$(printf '%s\n' "$out" | grep '^Number of denials:')"
+t_eq "denials by API, execve_check by enforcement" \
+	"Denials by API: trusted_for $T, execve_check $((E + O)) (enforced $E, observed only $O)" \
+	"$(printf '%s\n' "$out" | grep '^Denials by API:')"
+t_eq "reason table: one row per API and reason = the generator's split" "$(split)" \
+	"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+t_eq "no malformed record (policy=? parsed)" "Number of malformed records skipped: 0" \
+	"$(printf '%s\n' "$out" | grep '^Number of malformed')"
+# (the 7 tables of the default report all have observed rows)
+t_eq "the observed rows are explained, under each table" 7 \
+	"$(printf '%s\n' "$out" | grep -c '^# execve_check/observed: .*would be refused if that bit were set$')"
+# the node table adds up per API to the classes
+t_eq "node table: per API totals" "execve_check/enforced $E execve_check/observed $O trusted_for $T" \
+	"$(printf '%s\n' "$out" | rows 'Host Summary Report' |
+		awk '{ n[$1] += $3 } END { for (k in n) print k, n[k] }' | sort | tr '\n' ' ' | sed 's/ $//')"
+
+# ---- --api ----
+for sel in trusted_for execve_check execve_check/enforced execve_check/observed \
+	trusted_for,execve_check/observed; do
+	case $sel in
+	trusted_for) want=$T pat='trusted_for ' ;;
+	execve_check) want=$((E + O)) pat='execve_check/' ;;
+	execve_check/enforced) want=$E pat='execve_check/enforced ' ;;
+	execve_check/observed) want=$O pat='execve_check/observed ' ;;
+	*) want=$((T + O)) pat='trusted_for \|execve_check/observed ' ;;
+	esac
+	out=$("$BIN" report --input "$W/g.log" --api "$sel" --table reason)
+	t_eq "--api $sel: number of denials" "Number of denials: $want" \
+		"$(printf '%s\n' "$out" | grep '^Number of denials:')"
+	t_eq "--api $sel: reason rows = the generator's split of that API" "$(split "$pat")" \
+		"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+done
+"$BIN" report --input "$W/g.log" --api execveat > /dev/null 2> "$W/e"; rc=$?
+t_eq "--api unknown: exit 2, one line" "2 1" "$rc $(wc -l < "$W/e")"
+"$BIN" report --input "$W/g.log" --api trusted_for --metrics > /dev/null 2> "$W/e"; rc=$?
+t_eq "--api with --metrics: exit 2" 2 "$rc"
+
+# ---- JSON ----
+if command -v python3 > /dev/null; then
+	"$BIN" report --input "$W/g.log" --json > "$W/r.json"
+	split | sed 's/ \([0-9]*\)$/|\1/' > "$W/split.txt"
+	t_run "--json: api counts and per-row api/enforced = the generator's" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+T, E, O = map(int, sys.argv[2:5])
+assert d["denials"] == T + E + O, d["denials"]
+assert d["api"] == {"trusted_for": {"count": T},
+                    "execve_check": {"count": E + O, "enforced": E, "observed": O}}, d["api"]
+got = sorted("%s %s|%d" % (r["api"] if r["api"] == "trusted_for" else
+                           "execve_check/" + ("enforced" if r["enforced"] else "observed"),
+                           r["name"], r["count"])
+             for r in d["tables"]["reason"]["rows"])
+want = sorted(open(sys.argv[5]).read().split("\n")[:-1])
+assert got == want, (got, want)
+assert all(("enforced" in r) == (r["api"] == "execve_check") for t in d["tables"].values()
+           for r in t["rows"]), "enforced only on execve_check rows"
+assert d["tables"]["interpreter"]["total"] == T + E + O
+' "$W/r.json" "$T" "$E" "$O" "$W/split.txt"
+	"$BIN" report --input "$W/g.log" --json --api execve_check/observed > "$W/o.json"
+	t_run "--json --api execve_check/observed: only that class" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+O = int(sys.argv[2])
+assert d["denials"] == O and d["api"] == {"execve_check": {"count": O, "enforced": 0, "observed": O}}, d
+assert {(r["api"], r["enforced"]) for r in d["tables"]["file"]["rows"]} == {("execve_check", False)}
+assert sum(r["count"] for r in d["tables"]["reason"]["rows"]) == O
+' "$W/o.json" "$O"
+else
+	t_skip "--json: python3 missing"
+	t_skip "--json --api: python3 missing"
+fi
+
+# ---- metrics: the api label, enforced on execve_check series ----
+"$BIN" report --input "$W/g.log" --metrics > "$W/m.prom"
+# "API/ENFORCED REASON COUNT" summed over exe and node
+msplit() {
+	sed -n 's/^trustfor_denials_total{exe="[^"]*",reason="\([^"]*\)",node="[^"]*",api="\([^"]*\)"\(,enforced="\([a-z]*\)"\)\{0,1\}} \([0-9]*\)$/\2 \4 \1 \5/p' "$1" |
+		awk '{ c = $1; if ($2 == "true") c = c "/enforced"; else if ($2 == "false") c = c "/observed";
+			if (NF == 3) { n[c " " $2] += $3 } else { n[c " " $3] += $4 } }
+			END { for (k in n) print k, n[k] }' | sort
+}
+t_eq "metrics: per api, enforced and reason = the generator's split" "$(split)" "$(msplit "$W/m.prom")"
+t_eq "metrics: no enforced label on trusted_for series" 0 \
+	"$(grep -c 'api="trusted_for",enforced' "$W/m.prom")"
+t_eq "metrics: every denial series has an api label" \
+	"$(grep -c '^trustfor_denials_total{' "$W/m.prom")" "$(grep -c '^trustfor_denials_total{.*,api="' "$W/m.prom")"
+
+# ---- the plugin: live counts, saved, restarted ----
+cat > "$W/p.conf" <<EOC
+state_file = $W/st/state.json
+save_interval = 3600
+eoe_timeout = 1
+metrics_dir = $W
+EOC
+mkfifo "$W/in"
+run_plugin() { # feed the log once, EOF: flush, save, exit
+	"$BIN" -c "$W/p.conf" < "$W/in" 2>> "$W/plugin.err" &
+	PID=$!
+	cat "$W/g.log" > "$W/in"
+	wait $PID; rc=$?; PID=
+	return $rc
+}
+run_plugin; rc=$?
+t_eq "plugin: EOF exits 0" 0 "$rc"
+out=$("$BIN" report --state "$W/st/state.json" --table reason)
+t_eq "plugin state: denials by API" \
+	"Denials by API: trusted_for $T, execve_check $((E + O)) (enforced $E, observed only $O)" \
+	"$(printf '%s\n' "$out" | grep '^Denials by API:')"
+t_eq "plugin state: reason rows = the generator's split" "$(split)" \
+	"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+t_eq "plugin metrics file: same split" "$(split)" "$(msplit "$W/audisp-trusted-for.prom")"
+t_eq "state file version 3" 1 "$(grep -c '"version":3' "$W/st/state.json")"
+run_plugin
+double() { split "$@" | awk '{ $NF = 2 * $NF; print }'; }
+out=$("$BIN" report --state "$W/st/state.json" --table reason --api execve_check/observed)
+t_eq "after a restart: counts go on per class (--api on the state)" "Number of denials: $((2 * O))" \
+	"$(printf '%s\n' "$out" | grep '^Number of denials:')"
+t_eq "after a restart: observed rows doubled" "$(double execve_check/observed)" \
+	"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+t_eq "after a restart: metrics doubled" "$(double)" "$(msplit "$W/audisp-trusted-for.prom")"
+
+# ---- a trusted_for-only log: no execve_check row, the split says 0 ----
+"$GEN" -n 500 -s 3 -o "$W/t.log" 2> /dev/null
+out=$("$BIN" report --input "$W/t.log")
+t_eq "trusted_for-only log: split line" \
+	"Denials by API: trusted_for 500, execve_check 0 (enforced 0, observed only 0)" \
+	"$(printf '%s\n' "$out" | grep '^Denials by API:')"
+t_eq "trusted_for-only log: every row is trusted_for" 0 \
+	"$(printf '%s\n' "$out" | grep -E '^[0-9]+ ' | grep -vc '  trusted_for  ')"
+
+t_done "$SUITE"
