@@ -29,6 +29,7 @@ TOP=$(cd "$(dirname "$0")/.." && pwd)
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
 NA=${FLEET_NA:-300} # denials from node-a
 NB=${FLEET_NB:-200} # denials from node-b
+NE=${FLEET_NE:-60}  # AT_EXECVE_CHECK refusals from node-a (issue 11)
 export LC_ALL=C TZ=UTC
 
 if [ "$(id -u)" != 0 ] || ! command -v auditd >/dev/null || ! [ -x /sbin/audisp-remote ]; then
@@ -42,7 +43,7 @@ if [ "$1" != inside ]; then
 	W=$(mktemp -d /tmp/tf-fleet.XXXXXX)
 	chmod 0755 "$W"
 	unshare --net --mount --propagation private \
-		env W="$W" TF_BIN="$BIN" NA="$NA" NB="$NB" sh "$0" inside > "$W/inside.out" 2>&1
+		env W="$W" TF_BIN="$BIN" NA="$NA" NB="$NB" NE="$NE" sh "$0" inside > "$W/inside.out" 2>&1
 	after=$(auditctl -s 2>/dev/null | grep -E '^(enabled|pid) ')
 	grep -v '^RESULT ' "$W/inside.out"
 	T_SKIP=$(grep -c '^ok .* # SKIP$' "$W/inside.out")
@@ -146,6 +147,17 @@ gen() {
 	}'
 }
 
+# node records of AT_EXECVE_CHECK refusals (issue 11): policy=?, api= and
+# secbits= after res=0, callers with and without SECBIT_EXEC_RESTRICT_FILE
+gen_ec() {
+	awk -v node="$1" -v n="$2" -v s0="$3" 'BEGIN {
+		split("0x100 0x0 0x500 0x400 0x300", sb, " ")
+		split("write_busy lsm file_perm", rs, " ")
+		for (i = 0; i < n; i++)
+			printf "node=%s type=UNKNOWN[1350] msg=audit(1764750002.%03d:%d): usage=execution policy=? reason=%s dev=00:2a ino=%d mode=0100755 ouid=0 ogid=0 path=\"/tmp/x/ec%d\" ppid=1 pid=%d auid=1000 uid=1000 gid=1000 euid=1000 suid=1000 fsuid=1000 egid=1000 sgid=1000 fsgid=1000 tty=pts0 ses=2 comm=\"trusted-dash\" exe=\"/usr/local/bin/trusted-dash\" subj=unconfined res=0 api=execve_check secbits=%s\n", node, i % 1000, s0 + i, rs[i % 3 + 1], 50 + i % 7, i % 7, 900 + i, sb[i % 5 + 1]
+	}'
+}
+
 # receiver R with the plugin
 auditd_conf "$W/r" $PR receiver
 cat > "$W/r/tf.conf" <<EOC
@@ -195,6 +207,10 @@ sleep 1 # S's audisp-remote connects to R
 
 # node-a into S, node-b straight into R (each through audisp-remote)
 gen node-a "$NA" 1000 > "$W/a.log"
+gen_ec node-a "$NE" 3000 >> "$W/a.log"
+# what was sent, counted with grep: enforced iff secbits has the bit 0x100
+EC_ALL=$(grep -c ' api=execve_check ' "$W/a.log")
+EC_ENF=$(grep -cE ' api=execve_check secbits=0x[0-9a-f]*[13579bdf][0-9a-f]{2}$' "$W/a.log")
 gen node-b "$NB" 5000 > "$W/b.log"
 # the policy write names its writer (comm hex-encoded: it holds a tab)
 echo "node=node-b type=CONFIG_CHANGE msg=audit(1764750001.000:9000): op=trust_policy old=1 new=3 ppid=1 pid=731 auid=0 uid=0 gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none) ses=1 comm=706F6C09736574 exe=\"/usr/local/sbin/policyctl\" subj=unconfined res=1" >> "$W/b.log"
@@ -213,7 +229,7 @@ wait_lines() { # N: R's log holds N type-1350 records
 	done
 	grep -c 'UNKNOWN\[1350\]' "$W/r/log/audit.log"
 }
-t_eq "receiver logged every record" $((NA + NB)) "$(wait_lines $((NA + NB)))"
+t_eq "receiver logged every record" $((NA + NB + NE)) "$(wait_lines $((NA + NB + NE)))"
 wait $IA $IB
 t_eq "sender's name_format stamps its own events" 1 \
 	"$(grep -c '^node=sender-a type=DAEMON_START' "$W/r/log/audit.log")"
@@ -224,9 +240,13 @@ kill $R; wait $R 2>/dev/null
 pids=""
 t_run "plugin state saved" test -s "$W/r/state/state.json"
 rep=$("$BIN" report --state "$W/r/state/state.json")
-t_eq "plugin total" "Number of denials: $((NA + NB))" "$(printf '%s\n' "$rep" | grep '^Number of denials')"
+t_eq "plugin total" "Number of denials: $((NA + NB + NE))" "$(printf '%s\n' "$rep" | grep '^Number of denials:')"
+t_eq "plugin: split by API (grep of what was sent)" \
+	"Denials by API: trusted_for $((NA + NB)), execve_check $EC_ALL (enforced $EC_ENF, observed only $((EC_ALL - EC_ENF)))" \
+	"$(printf '%s\n' "$rep" | grep '^Denials by API:')"
 hosts=$("$BIN" report --state "$W/r/state/state.json" --table node | grep -E '^[0-9]+ ' | awk '{print $NF "=" $1}' | sort | tr '\n' ' ')
-t_eq "both nodes, right counts" "node-a=$NA node-b=$NB " "$hosts"
+t_eq "both nodes, right counts (node-a: one row per API class)" \
+	"$(printf 'node-a=%s\n' $((EC_ALL - EC_ENF)) $EC_ENF $NA | sort | tr '\n' ' ')node-b=$NB " "$hosts"
 t_eq "policy change from node-b in the timeline, with its writer" 1 \
 	"$(printf '%s\n' "$rep" | grep -c '^1\. .* node-b 1 -> 3 yes 0 0 731 /usr/local/sbin/policyctl (pol\\tset)$')"
 names=$("$BIN" report --state "$W/r/state/state.json" --table file | grep -c '/tmp/x/node-[ab] f\\n[123]$')
@@ -241,11 +261,15 @@ for n in node-a node-b; do
 	f=$W/a.log; [ $n = node-b ] && f=$W/b.log
 	exp=""
 	for e in /usr/bin/dash /usr/bin/perl /usr/bin/python3.11; do
-		exp="$exp$e=$(grep -c "^node=$n type=UNKNOWN\[1350\].* exe=\"$e\"" "$f") "
+		exp="$exp$e=$(grep -v ' api=execve_check ' "$f" | grep -c "^node=$n type=UNKNOWN\[1350\].* exe=\"$e\"") "
 	done
-	got=$(sed -n "s/^trustfor_denials_total{exe=\"\([^\"]*\)\",reason=\"noexec_mount\",node=\"$n\"} \([0-9]*\)$/\1=\2/p" "$P" | sort | tr '\n' ' ')
-	t_eq "metrics: $n's denials per interpreter" "$exp" "$got"
+	got=$(sed -n "s/^trustfor_denials_total{exe=\"\([^\"]*\)\",reason=\"noexec_mount\",node=\"$n\",api=\"trusted_for\"} \([0-9]*\)$/\1=\2/p" "$P" | sort | tr '\n' ' ')
+	t_eq "metrics: $n's trusted_for denials per interpreter" "$exp" "$got"
 done
+t_eq "metrics: node-a's execve_check refusals, enforced and observed" \
+	"false=$((EC_ALL - EC_ENF)) true=$EC_ENF " \
+	"$(sed -n 's/^trustfor_denials_total{.*,node="node-a",api="execve_check",enforced="\([a-z]*\)"} \([0-9]*\)$/\1 \2/p' "$P" |
+		awk '{ n[$1] += $2 } END { for (k in n) print k "=" n[k] }' | sort | tr '\n' ' ')"
 t_eq "metrics: node-b's policy change and value" \
 	"trustfor_policy_changes_total{node=\"node-b\",result=\"applied\"} 1 trustfor_policy{node=\"node-b\"} 3 " \
 	"$(grep -E '^trustfor_policy(_changes_total)?\{node="node-b"' "$P" | tr '\n' ' ')"
