@@ -5,7 +5,9 @@
 # and PATH records), records the policy changes with their writers (one with
 # a hostile name), gets no record for a read failure under policies 0 and 1,
 # and keeps its counts through SIGHUP, SIGTERM (auditd restarts the plugin)
-# and kill -9 + restart.
+# and kill -9 + restart. Issue 11: execveat(AT_EXECVE_CHECK) refusals, by a
+# caller with and without SECBIT_EXEC_RESTRICT_FILE, are counted apart
+# (execve_check enforced / observed), by reason, beside the trusted_for ones.
 SUITE=auditd-vm-denials
 . auditd-plugin/tests/vm-common.inc
 need
@@ -110,6 +112,66 @@ t_eq "timeline 4: 0 -> 1" "0 -> 1 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline
 t_eq "timeline 5: 1 -> 2" "1 -> 2 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 5)"
 t_eq "timeline 6: 2 -> 3" "2 -> 3 yes unset 0 $$ $SH_EXE ($SH_COMM)" "$(timeline_row 6)"
 
+# ---- execveat(AT_EXECVE_CHECK) refusals (issue 11) ----
+# The probe as "trusted-dash" asks AT_EXECVE_CHECK (-x), without and with
+# SECBIT_EXEC_RESTRICT_FILE in its securebits (-s 0x100). What the kernel
+# must log (docs: issue 11 ABI), one record per refusal whatever the
+# securebits and fs.trust_policy: file_perm for a 0644 file (root needs an x
+# bit), noexec_mount on the noexec mount, not_regular for a directory,
+# write_busy (ETXTBSY) for a file open for writing; none for an allowed call.
+EC=$D/ec
+mkdir -p "$EC/dir"
+chmod 0755 "$EC"
+printf 'x\n' > "$EC/plain.sh"; chmod 0644 "$EC/plain.sh"
+printf 'x\n' > "$EC/busy.sh"; chmod 0755 "$EC/busy.sh"
+printf 'x\n' > "$EC/ok.sh"; chmod 0755 "$EC/ok.sh"
+cp "$PROBE" "$D/bin/trusted-dash"
+TD=$D/bin/trusted-dash
+# A kernel without AT_EXECVE_CHECK (this series before issue 11) answers
+# ENOSYS: the probe counts an error, and these checks are skipped.
+probe_ec=$("$TD" -x -n 1 "$EC/ok.sh" 2>&1)
+EC_OBS=0 EC_ENF=0
+if [ "$probe_ec" = "denied 0 allowed 1 errors 0" ]; then
+	EC_OBS=14 EC_ENF=8 # the probes' refusals below: observed 5+3+2+4, enforced 6+2
+	t_eq "execve_check: allowed file, no refusal" "denied 0 allowed 3 errors 0" "$("$TD" -x -n 3 "$EC/ok.sh")"
+	t_eq "observed: file_perm 5" "denied 5 allowed 0 errors 0" "$("$TD" -x -n 5 "$EC/plain.sh")"
+	t_eq "observed: noexec_mount 3" "denied 3 allowed 0 errors 0" "$("$TD" -x -n 3 "$F3")"
+	t_eq "observed: not_regular 2" "denied 2 allowed 0 errors 0" "$("$TD" -x -n 2 "$EC/dir")"
+	t_eq "observed: write_busy 4" "denied 4 allowed 0 errors 0" \
+		"$(sh -c 'exec 7>> "$1"; "$2" -x -n 4 "$1"' _ "$EC/busy.sh" "$TD")"
+	t_eq "enforced: file_perm 6" "denied 6 allowed 0 errors 0" "$("$TD" -x -s 0x100 -n 6 "$EC/plain.sh")"
+	t_eq "enforced: write_busy 2" "denied 2 allowed 0 errors 0" \
+		"$(sh -c 'exec 7>> "$1"; "$2" -x -s 0x100 -n 2 "$1"' _ "$EC/busy.sh" "$TD")"
+	t_run "plugin counted K=$K + $((EC_OBS + EC_ENF)) execve_check (saved)" save_until $((K + EC_OBS + EC_ENF)) 60
+	rep=$("$BIN" report --state "$D/audit/state/state.json")
+	t_eq "split by API" \
+		"Denials by API: trusted_for $K, execve_check $((EC_OBS + EC_ENF)) (enforced $EC_ENF, observed only $EC_OBS)" \
+		"$(printf '%s\n' "$rep" | grep '^Denials by API:')"
+	# "API reason count" rows of the reason table
+	reason_rows() {
+		awk '$0 == "Reason Summary Report" { s = 1; next } s && /^=+$/ { n++; next }
+			s && n == 2 && /^[0-9]+ / { if ($5 ~ /^execve_check/) print $5, $6, $1; next }
+			s && n == 2 { exit }' | sort
+	}
+	t_eq "execve_check rows by reason and enforcement" "execve_check/enforced file_perm 6
+execve_check/enforced write_busy 2
+execve_check/observed file_perm 5
+execve_check/observed noexec_mount 3
+execve_check/observed not_regular 2
+execve_check/observed write_busy 4" "$(printf '%s\n' "$rep" | reason_rows)"
+	t_eq "--api execve_check/observed: what SECBIT_EXEC_RESTRICT_FILE would break" "Number of denials: $EC_OBS" \
+		"$("$BIN" report --state "$D/audit/state/state.json" --api execve_check/observed | grep '^Number of denials:')"
+	t_eq "interpreter row of the observed refusals" 1 \
+		"$(printf '%s\n' "$rep" | grep -c "^$EC_OBS  .*  execve_check/observed  $TD (trusted-dash)\$")"
+	EC_LOG=$(cat "$D"/audit/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' | grep -a ' api=execve_check ')
+	t_eq "the kernel's execve_check records so far: policy=?, secbits last (grep)" "$((EC_OBS + EC_ENF)) $((EC_OBS + EC_ENF))" \
+		"$(printf '%s\n' "$EC_LOG" | grep -c ' policy=? ') $(printf '%s\n' "$EC_LOG" | grep -cE ' res=0 api=execve_check secbits=0x[0-9a-f]+([^ 0-9a-f]|$)')"
+	t_eq "no record for the allowed file (grep)" 0 "$(printf '%s\n' "$EC_LOG" | grep -cF "$EC/ok.sh")"
+else
+	t_skip "execveat(AT_EXECVE_CHECK) refusals (issue 11): this kernel has no AT_EXECVE_CHECK (tf-deny -x: $probe_ec)"
+fi
+K_EC=$((EC_OBS + EC_ENF))
+
 # SIGHUP: the plugin re-reads its config (a new state_file here) and keeps counting.
 P=$(plugin_pid)
 sed -i "s|^state_file.*|state_file = $D/audit/state/hup.json|" "$D/audit/tf.conf"
@@ -117,7 +179,7 @@ kill -HUP "$P"; sleep 1
 kill -USR1 "$P"
 t_run "SIGHUP: new state_file used" wait_for 20 test -s "$D/audit/state/hup.json"
 t_eq "SIGHUP: same process" "$P" "$(plugin_pid)"
-t_eq "SIGHUP: counts kept" "Number of denials: $K" \
+t_eq "SIGHUP: counts kept" "Number of denials: $((K + K_EC))" \
 	"$("$BIN" report --state "$D/audit/state/hup.json" | grep '^Number of denials')"
 sed -i "s|^state_file.*|state_file = $D/audit/state/state.json|" "$D/audit/tf.conf"
 kill -HUP "$P"; sleep 1
@@ -125,12 +187,12 @@ kill -HUP "$P"; sleep 1
 # SIGTERM to the plugin: it saves and exits; auditd restarts it on the next event.
 kill -TERM "$P"
 wait_for 20 sh -c "! kill -0 $P 2>/dev/null"
-t_eq "SIGTERM: state saved" "$K" "$(state_total)"
+t_eq "SIGTERM: state saved" "$((K + K_EC))" "$(state_total)"
 auditctl -m "tf-test wake the dispatcher" 2>/dev/null
 t_run "auditd restarted the plugin" wait_for 30 sh -c "p=\$(pgrep -P $AUDITD_PID -f audisp-trusted-for); [ -n \"\$p\" ] && [ \"\$p\" != $P ]"
 "$D/bin/python3" -n 5 "$F1" > /dev/null
 K=$((K + 5))
-t_run "after SIGTERM + restart: $K" save_until $K 60
+t_run "after SIGTERM + restart: $K + $K_EC" save_until $((K + K_EC)) 60
 
 # kill -9 after a save: nothing lost; the restarted plugin goes on from the state.
 P=$(plugin_pid)
@@ -141,12 +203,18 @@ t_run "auditd restarted the plugin after kill -9" wait_for 30 sh -c "p=\$(pgrep 
 K=$((K + 4))
 
 stop_auditd
-t_eq "auditd stop: plugin flushed and saved, total $K" "$K" "$(state_total)"
+t_eq "auditd stop: plugin flushed and saved, total $K + $K_EC" "$((K + K_EC))" "$(state_total)"
+t_eq "auditd stop: the split kept across restarts" \
+	"Denials by API: trusted_for $K, execve_check $K_EC (enforced $EC_ENF, observed only $EC_OBS)" \
+	"$("$BIN" report --state "$D/audit/state/state.json" | grep '^Denials by API:')"
 t_eq "auditd lost nothing" "$lost0" "$(lost)"
 logn=$("$BIN" report --input "$D"/audit/log/audit.log* | sed -n 's/^Number of denials: //p')
-t_eq "report from auditd's own log agrees" "$K" "$logn"
-t_eq "auditd's log holds $K type-1350 records (grep)" "$K" \
+t_eq "report from auditd's own log agrees" "$((K + K_EC))" "$logn"
+t_eq "auditd's log holds $K + $K_EC type-1350 records (grep)" "$((K + K_EC))" \
 	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] ')"
+t_eq "of which $K_EC execve_check, $EC_ENF with SECBIT_EXEC_RESTRICT_FILE (grep)" "$K_EC $EC_ENF" \
+	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] .* api=execve_check ') $(cat "$D"/audit/log/audit.log* |
+		grep -aE '^type=UNKNOWN\[1350\] .* api=execve_check secbits=0x[0-9a-f]*[13579bdf][0-9a-f]{2}([^0-9a-f]|$)' | wc -l)"
 t_eq "no type-1350 record with policy=0 or 1 (grep)" 0 \
 	"$(cat "$D"/audit/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' | grep -c ' policy=[01] ')"
 t_eq "the secret file: 3 records, all policy=2 (grep)" "3 3" \
