@@ -728,6 +728,55 @@ static void test_execve_check_fixture(void **s)
 	free(d);
 }
 
+/*
+ * Real records of the issue-11 kernel (tests/data/audit-README.md): the
+ * counts are the VM case's workload (tests/vm/cases/auditd-denials.sh, its
+ * probes' own counts), not the plugin's. The kernel writes api= and
+ * secbits= before res=; fields are taken by name, so both orders count.
+ */
+static void test_vm_captured_ec(void **s)
+{
+	static const struct {
+		enum tf_api_class c;
+		const char *reason;
+		uint64_t n;
+	} want[] = {
+		{ TF_API_TRUSTED_FOR, "noexec_mount", 40 }, /* python3 12, perl 15, lua 13 */
+		{ TF_API_TRUSTED_FOR, "file_perm", 3 },	    /* ruby under policy 2 */
+		{ TF_API_EC_OBSERVED, "file_perm", 5 },
+		{ TF_API_EC_OBSERVED, "noexec_mount", 3 },
+		{ TF_API_EC_OBSERVED, "not_regular", 2 },
+		{ TF_API_EC_OBSERVED, "write_busy", 4 },
+		{ TF_API_EC_ENFORCED, "file_perm", 6 },
+		{ TF_API_EC_ENFORCED, "write_busy", 2 },
+	};
+	struct tf_agg a;
+	size_t len;
+	char *d = slurp("audit-vm-captured-ec.log", &len);
+
+	(void)s;
+	assert_int_equal(tf_agg_init(&a, 64), 0);
+	feed_all(&a, d, len, 0, NULL);
+	assert_int_equal(a.denials, 65);
+	assert_int_equal(a.malformed, 0);
+	assert_int_equal(a.nchanges, 6);
+	assert_int_equal(tf_agg_table(&a, TF_API_TRUSTED_FOR, TF_DIM_REASON)->total, 43);
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON)->total, 14);
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON)->total, 8);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct ss_row *r = ss_find(tf_agg_table(&a, want[i].c, TF_DIM_REASON),
+						 want[i].reason, strlen(want[i].reason));
+
+		assert_non_null(r);
+		assert_int_equal(r->count, want[i].n);
+	}
+	/* one interpreter for every execve_check refusal */
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->n, 1);
+	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->n, 1);
+	tf_agg_free(&a);
+	free(d);
+}
+
 static void test_line_shape(void **s)
 {
 	(void)s;
@@ -913,6 +962,7 @@ int main(void)
 		cmocka_unit_test(test_mixed_layouts),
 		cmocka_unit_test(test_api_split),
 		cmocka_unit_test(test_execve_check_fixture),
+		cmocka_unit_test(test_vm_captured_ec),
 		cmocka_unit_test(test_line_shape),
 		cmocka_unit_test(test_gs_in_header),
 		cmocka_unit_test(test_cwd_twice),
