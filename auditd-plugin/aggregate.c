@@ -28,20 +28,20 @@ int tf_dim_from_name(const char *name)
 	return -1;
 }
 
-const char *tf_api_name(enum tf_api_class c)
+const char *tf_api_name(enum api_class c)
 {
-	return c == TF_API_TRUSTED_FOR ? "trusted_for" : "execve_check";
+	return c == API_CLASS_TRUSTED_FOR ? "trusted_for" : "execve_check";
 }
 
-struct ss_table *tf_agg_table(struct tf_agg *a, enum tf_api_class c, enum tf_dim d)
+struct ss_table *tf_agg_table(struct tf_agg *a, enum api_class c, enum tf_dim d)
 {
-	return c == TF_API_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];
+	return c == API_CLASS_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];
 }
 
-const struct ss_table *tf_agg_ctable(const struct tf_agg *a, enum tf_api_class c,
+const struct ss_table *tf_agg_ctable(const struct tf_agg *a, enum api_class c,
 				     enum tf_dim d)
 {
-	return c == TF_API_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];
+	return c == API_CLASS_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];
 }
 
 int tf_agg_init(struct tf_agg *a, uint32_t cap)
@@ -50,13 +50,13 @@ int tf_agg_init(struct tf_agg *a, uint32_t cap)
 	a->cap = cap;
 	a->first = INT64_MAX;
 	a->last = INT64_MIN;
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		a->api_first[c] = INT64_MAX;
 		a->api_last[c] = INT64_MIN;
 	}
 	a->changes_max = TF_AGG_CHANGES_MAX;
 	tf_metrics_init(&a->metrics);
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		for (int i = 0; i < TF_DIM_COUNT; i++) {
 			if (ss_init(tf_agg_table(a, c, i), cap, TF_AGG_KEY_MAX)) {
 				tf_agg_free(a);
@@ -75,7 +75,7 @@ static void change_free(struct tf_change *c)
 
 void tf_agg_free(struct tf_agg *a)
 {
-	for (int c = 0; c < TF_API_CLASSES; c++)
+	for (int c = 0; c < API_CLASSES; c++)
 		for (int i = 0; i < TF_DIM_COUNT; i++)
 			ss_free(tf_agg_table(a, c, i));
 	for (size_t i = 0; i < a->nchanges; i++)
@@ -100,7 +100,7 @@ static void add_id(struct ss_table *t, long id, int64_t ms)
 
 void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d)
 {
-	enum tf_api_class c = d->api < TF_API_CLASSES ? d->api : TF_API_TRUSTED_FOR;
+	enum api_class c = d->api < API_CLASSES ? d->api : API_CLASS_TRUSTED_FOR;
 	struct ss_table *t = tf_agg_table(a, c, 0);
 
 	a->denials++;

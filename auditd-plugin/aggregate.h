@@ -35,13 +35,13 @@ struct tf_change {
 };
 
 struct tf_agg {
-	struct ss_table dim[TF_DIM_COUNT]; /* trusted_for denials (TF_API_TRUSTED_FOR) */
+	struct ss_table dim[TF_DIM_COUNT]; /* trusted_for denials (API_CLASS_TRUSTED_FOR) */
 	/* execve_check refusals: [0] enforced, [1] observed (tf_agg_table()) */
-	struct ss_table ec[TF_API_CLASSES - 1][TF_DIM_COUNT];
+	struct ss_table ec[API_CLASSES - 1][TF_DIM_COUNT];
 	uint32_t cap;
 	uint64_t denials;	/* exact, every API */
 	int64_t first, last;	/* ms; first > last when there was none */
-	int64_t api_first[TF_API_CLASSES], api_last[TF_API_CLASSES]; /* the same per class */
+	int64_t api_first[API_CLASSES], api_last[API_CLASSES]; /* the same per class */
 	struct tf_change *changes; /* sorted by arrival, at most changes_max */
 	size_t nchanges, changes_max;
 	uint64_t changes_dropped;
@@ -53,10 +53,10 @@ struct tf_agg {
 
 const char *tf_dim_name(enum tf_dim d);	/* "interpreter", "file", ... */
 /* "trusted_for", "execve_check", "execve_check" (the api= value of a class) */
-const char *tf_api_name(enum tf_api_class c);
+const char *tf_api_name(enum api_class c);
 /* A class's table of dimension @d; its total is the class's exact count. */
-struct ss_table *tf_agg_table(struct tf_agg *a, enum tf_api_class c, enum tf_dim d);
-const struct ss_table *tf_agg_ctable(const struct tf_agg *a, enum tf_api_class c,
+struct ss_table *tf_agg_table(struct tf_agg *a, enum api_class c, enum tf_dim d);
+const struct ss_table *tf_agg_ctable(const struct tf_agg *a, enum api_class c,
 				     enum tf_dim d);
 int tf_dim_from_name(const char *name); /* -1 when unknown */
 

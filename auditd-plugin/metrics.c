@@ -175,10 +175,10 @@ size_t tf_metrics_labels(const struct tf_mrow *r, const char **out, size_t max)
 }
 
 /* The api and enforced label values of a class ("" : no enforced label). */
-static void class_labels(enum tf_api_class c, const char **api, const char **enforced)
+static void class_labels(enum api_class c, const char **api, const char **enforced)
 {
 	*api = tf_api_name(c);
-	*enforced = c == TF_API_EC_ENFORCED ? "true" : c == TF_API_EC_OBSERVED ? "false" : "";
+	*enforced = c == API_CLASS_EC_ENFORCED ? "true" : c == API_CLASS_EC_OBSERVED ? "false" : "";
 }
 
 /* @v: exe, reason, node, api, enforced. The fold keeps api and enforced. */
@@ -207,7 +207,7 @@ static int count_denial(struct tf_metrics *m, const char *const v[NDL], uint64_t
 }
 
 int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
-		      const char *node, enum tf_api_class api)
+		      const char *node, enum api_class api)
 {
 	char e[TF_METRICS_LABEL_MAX], rs[TF_METRICS_LABEL_MAX], nd[TF_METRICS_LABEL_MAX];
 	const char *v[NDL];
@@ -251,7 +251,7 @@ int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char 
 		return -1;
 	}
 	/* api and enforced: the values class_labels() makes, nothing else */
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		const char *a, *e;
 
 		class_labels(c, &a, &e);
@@ -482,7 +482,7 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 		series(f, "trustfor_evicted_rows_total", tl, lv, 1);
 		uint64_t ev = 0;
 
-		for (int c = 0; c < TF_API_CLASSES; c++)
+		for (int c = 0; c < API_CLASSES; c++)
 			ev += tf_agg_ctable(a, c, d)->evicted;
 		fprintf(f, " %llu\n", (unsigned long long)ev);
 	}
@@ -491,7 +491,7 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 	{
 		uint64_t lost = a->changes_dropped;
 
-		for (int c = 0; c < TF_API_CLASSES; c++)
+		for (int c = 0; c < API_CLASSES; c++)
 			lost += tf_agg_ctable(a, c, TF_DIM_INTERP)->unstored;
 		u64_line(f, "trustfor_lost_total", lost);
 	}

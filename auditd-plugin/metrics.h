@@ -81,7 +81,7 @@ void tf_metrics_init(struct tf_metrics *m);
 void tf_metrics_free(struct tf_metrics *m);
 /* Returns 0, or -1 when out of memory (the hit is then counted as folded). */
 int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
-		      const char *node, enum tf_api_class api);
+		      const char *node, enum api_class api);
 int tf_metrics_change(struct tf_metrics *m, const char *node, int res, int new_policy,
 		      int64_t ms);
 

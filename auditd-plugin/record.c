@@ -152,7 +152,7 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 		d->secbits = (unsigned long)v;
 	}
 	if (!api || !strcmp(api, "trusted_for")) {
-		d->api = TF_API_TRUSTED_FOR;
+		d->api = API_CLASS_TRUSTED_FOR;
 		if (!num(policy, 10, &v) || v < 0 || v > TF_POLICY_MAX)
 			return TF_PARSE_MALFORMED;
 		d->policy = (int)v;
@@ -160,8 +160,8 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 		if (strcmp(policy, "?") || !secbits)
 			return TF_PARSE_MALFORMED;
 		d->policy = -1;
-		d->api = d->secbits & TF_SECBIT_EXEC_RESTRICT_FILE ? TF_API_EC_ENFORCED :
-								     TF_API_EC_OBSERVED;
+		d->api = d->secbits & TF_SECBIT_EXEC_RESTRICT_FILE ? API_CLASS_EC_ENFORCED :
+								     API_CLASS_EC_OBSERVED;
 	} else {
 		return TF_PARSE_MALFORMED;
 	}

@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "trustedfor.h"
+
 #define TF_AUDIT_CONFIG_CHANGE 1305
 
 /*
@@ -26,13 +28,12 @@
  * refusal that is not enforced is "observed": what would be refused if the
  * bit were set. The report and the state keep one set of tables per class.
  */
-enum tf_api_class {
-	TF_API_TRUSTED_FOR,	/* api=trusted_for, or no api= */
-	TF_API_EC_ENFORCED,	/* api=execve_check, secbits has 0x100 */
-	TF_API_EC_OBSERVED,	/* api=execve_check, secbits without 0x100 */
-	TF_API_CLASSES
+enum api_class {
+	API_CLASS_TRUSTED_FOR,	/* api=trusted_for, or no api= */
+	API_CLASS_EC_ENFORCED,	/* api=execve_check, secbits has 0x100 */
+	API_CLASS_EC_OBSERVED,	/* api=execve_check, secbits without 0x100 */
+	API_CLASSES
 };
-#define TF_SECBIT_EXEC_RESTRICT_FILE 0x100u
 
 struct tf_denial {
 	int64_t ms;		/* event time, ms since the epoch */
@@ -42,7 +43,7 @@ struct tf_denial {
 	char dev[32];		/* "00:1a" */
 	unsigned long ino;
 	int policy;		/* -1 for policy=? (execve_check records) */
-	enum tf_api_class api;
+	enum api_class api;
 	unsigned long secbits;	/* 0 when the record has no secbits= */
 	long uid, auid;		/* -1 when unset (4294967295) */
 	/* Decoded bytes (the kernel's hex encoding undone), NUL-terminated. */

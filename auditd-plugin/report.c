@@ -53,15 +53,15 @@ int tf_report_tables(const char *list, unsigned int *mask, const char **bad)
 	return *mask ? 0 : -1;
 }
 
-static const char *const api_labels[TF_API_CLASSES] = {
-	[TF_API_TRUSTED_FOR] = "trusted_for",
-	[TF_API_EC_ENFORCED] = "execve_check/enforced",
-	[TF_API_EC_OBSERVED] = "execve_check/observed",
+static const char *const api_labels[API_CLASSES] = {
+	[API_CLASS_TRUSTED_FOR] = "trusted_for",
+	[API_CLASS_EC_ENFORCED] = "execve_check/enforced",
+	[API_CLASS_EC_OBSERVED] = "execve_check/observed",
 };
 
-const char *tf_api_label(enum tf_api_class c)
+const char *tf_api_label(enum api_class c)
 {
-	return c < TF_API_CLASSES ? api_labels[c] : "?";
+	return c < API_CLASSES ? api_labels[c] : "?";
 }
 
 int tf_report_apis(const char *list, unsigned int *mask)
@@ -73,14 +73,14 @@ int tf_report_apis(const char *list, unsigned int *mask)
 		return -1;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
 		if (!strcmp(t, "execve_check")) {
-			*mask |= 1u << TF_API_EC_ENFORCED | 1u << TF_API_EC_OBSERVED;
+			*mask |= 1u << API_CLASS_EC_ENFORCED | 1u << API_CLASS_EC_OBSERVED;
 			continue;
 		}
 		int c = 0;
 
-		while (c < TF_API_CLASSES && strcmp(t, api_labels[c]))
+		while (c < API_CLASSES && strcmp(t, api_labels[c]))
 			c++;
-		if (c == TF_API_CLASSES) {
+		if (c == API_CLASSES) {
 			free(copy);
 			return -1;
 		}
@@ -103,7 +103,7 @@ static uint64_t shown_denials(const struct tf_agg *a, const struct tf_report_opt
 
 	if (!o->apis)
 		return a->denials;
-	for (int c = 0; c < TF_API_CLASSES; c++)
+	for (int c = 0; c < API_CLASSES; c++)
 		if (shown_api(o, c))
 			n += tf_agg_ctable(a, c, TF_DIM_INTERP)->total;
 	return n;
@@ -119,7 +119,7 @@ static bool shown_range(const struct tf_agg *a, const struct tf_report_opts *o, 
 		*first = a->first;
 		*last = a->last;
 	} else {
-		for (int c = 0; c < TF_API_CLASSES; c++) {
+		for (int c = 0; c < API_CLASSES; c++) {
 			if (!shown_api(o, c) || !tf_agg_ctable(a, c, TF_DIM_INTERP)->total)
 				continue;
 			if (a->api_first[c] < *first)
@@ -163,13 +163,13 @@ static struct mrow *merged(const struct tf_agg *a, enum tf_dim d, const struct t
 	size_t k = 0, total = 0;
 	struct mrow *m;
 
-	for (int c = 0; c < TF_API_CLASSES; c++)
+	for (int c = 0; c < API_CLASSES; c++)
 		if (shown_api(o, c))
 			total += tf_agg_ctable(a, c, d)->n;
 	m = malloc((total ? total : 1) * sizeof(*m));
 	if (!m)
 		return NULL;
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		const struct ss_table *t = tf_agg_ctable(a, c, d);
 
 		if (!shown_api(o, c))
@@ -188,7 +188,7 @@ static void distinct_shown(const struct tf_agg *a, enum tf_dim d, const struct t
 {
 	*n = 0;
 	*capped = false;
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		const struct ss_table *t = tf_agg_ctable(a, c, d);
 
 		if (!shown_api(o, c))
@@ -387,13 +387,13 @@ static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		}
 		fputc('\n', f);
 		approx |= r->err != 0;
-		observed |= m[i].c == TF_API_EC_OBSERVED;
+		observed |= m[i].c == API_CLASS_EC_OBSERVED;
 	}
 	free(m);
 	if (hidden)
 		fprintf(f, "%llu  -  -  (%u more rows, see --top)\n",
 			(unsigned long long)hidden, (unsigned int)(n - shown));
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		uint64_t other = shown_api(o, c) ? ss_other(tf_agg_ctable(a, c, d)) : 0;
 
 		if (other)
@@ -514,17 +514,17 @@ void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts
 	fprintf(f, "Number of denials: %llu\n", (unsigned long long)shown_denials(a, o));
 	/* The split by API (issue 11), execve_check by enforcement. */
 	fputs("Denials by API:", f);
-	if (shown_api(o, TF_API_TRUSTED_FOR)) {
+	if (shown_api(o, API_CLASS_TRUSTED_FOR)) {
 		fprintf(f, " trusted_for %llu", (unsigned long long)
-			tf_agg_ctable(a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total);
+			tf_agg_ctable(a, API_CLASS_TRUSTED_FOR, TF_DIM_INTERP)->total);
 		sep = ",";
 	}
-	if (shown_api(o, TF_API_EC_ENFORCED) || shown_api(o, TF_API_EC_OBSERVED)) {
-		uint64_t en = tf_agg_ctable(a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total;
-		uint64_t ob = tf_agg_ctable(a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total;
+	if (shown_api(o, API_CLASS_EC_ENFORCED) || shown_api(o, API_CLASS_EC_OBSERVED)) {
+		uint64_t en = tf_agg_ctable(a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->total;
+		uint64_t ob = tf_agg_ctable(a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->total;
 
-		en = shown_api(o, TF_API_EC_ENFORCED) ? en : 0;
-		ob = shown_api(o, TF_API_EC_OBSERVED) ? ob : 0;
+		en = shown_api(o, API_CLASS_EC_ENFORCED) ? en : 0;
+		ob = shown_api(o, API_CLASS_EC_OBSERVED) ? ob : 0;
 		fprintf(f, "%s execve_check %llu (enforced %llu, observed only %llu)", sep,
 			(unsigned long long)(en + ob), (unsigned long long)en,
 			(unsigned long long)ob);
@@ -580,7 +580,7 @@ static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
 		json_object_put(tab);
 		return NULL;
 	}
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		if (!shown_api(o, c))
 			continue;
 		total += tf_agg_ctable(a, c, d)->total;
@@ -616,9 +616,9 @@ static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
 		}
 		free(name);
 		json_object_object_add(row, "api", json_object_new_string(tf_api_name(m[i].c)));
-		if (m[i].c != TF_API_TRUSTED_FOR)
+		if (m[i].c != API_CLASS_TRUSTED_FOR)
 			json_object_object_add(row, "enforced",
-					       json_object_new_boolean(m[i].c == TF_API_EC_ENFORCED));
+					       json_object_new_boolean(m[i].c == API_CLASS_EC_ENFORCED));
 		json_object_object_add(row, "count", json_object_new_uint64(r->count - r->err));
 		json_object_object_add(row, "count_max", json_object_new_uint64(r->count));
 		json_object_object_add(row, "approximate", json_object_new_boolean(r->err != 0));
@@ -643,17 +643,17 @@ static json_object *json_apis(const struct tf_agg *a, const struct tf_report_opt
 	json_object *apis = json_object_new_object(), *t;
 	uint64_t en, ob;
 
-	if (shown_api(o, TF_API_TRUSTED_FOR)) {
+	if (shown_api(o, API_CLASS_TRUSTED_FOR)) {
 		t = json_object_new_object();
 		json_object_object_add(t, "count", json_object_new_uint64(
-			tf_agg_ctable(a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total));
+			tf_agg_ctable(a, API_CLASS_TRUSTED_FOR, TF_DIM_INTERP)->total));
 		json_object_object_add(apis, "trusted_for", t);
 	}
-	if (shown_api(o, TF_API_EC_ENFORCED) || shown_api(o, TF_API_EC_OBSERVED)) {
-		en = shown_api(o, TF_API_EC_ENFORCED) ?
-			     tf_agg_ctable(a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total : 0;
-		ob = shown_api(o, TF_API_EC_OBSERVED) ?
-			     tf_agg_ctable(a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total : 0;
+	if (shown_api(o, API_CLASS_EC_ENFORCED) || shown_api(o, API_CLASS_EC_OBSERVED)) {
+		en = shown_api(o, API_CLASS_EC_ENFORCED) ?
+			     tf_agg_ctable(a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->total : 0;
+		ob = shown_api(o, API_CLASS_EC_OBSERVED) ?
+			     tf_agg_ctable(a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->total : 0;
 		t = json_object_new_object();
 		json_object_object_add(t, "count", json_object_new_uint64(en + ob));
 		json_object_object_add(t, "enforced", json_object_new_uint64(en));

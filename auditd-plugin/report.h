@@ -15,7 +15,7 @@ struct tf_report_opts {
 	unsigned int top;    /* rows per table, 0 = all */
 	unsigned int tables; /* bit (1 << enum tf_dim) and (1 << TF_TABLE_POLICY) */
 	const char *source;  /* shown in the header, e.g. "state /var/lib/..." */
-	unsigned int apis;   /* bit (1 << enum tf_api_class); 0 = every API */
+	unsigned int apis;   /* bit (1 << enum api_class); 0 = every API */
 };
 
 void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o);
@@ -31,6 +31,6 @@ int tf_report_tables(const char *list, unsigned int *mask, const char **bad);
  */
 int tf_report_apis(const char *list, unsigned int *mask);
 /* A class as the report shows it: "trusted_for", "execve_check/enforced", ... */
-const char *tf_api_label(enum tf_api_class c);
+const char *tf_api_label(enum api_class c);
 
 #endif

@@ -15,10 +15,10 @@
 #include "tfjson.h"
 
 /* The keys of the classes under "classes" (version 3). */
-static const char *const class_keys[TF_API_CLASSES] = {
-	[TF_API_TRUSTED_FOR] = "trusted_for",
-	[TF_API_EC_ENFORCED] = "execve_check_enforced",
-	[TF_API_EC_OBSERVED] = "execve_check_observed",
+static const char *const class_keys[API_CLASSES] = {
+	[API_CLASS_TRUSTED_FOR] = "trusted_for",
+	[API_CLASS_EC_ENFORCED] = "execve_check_enforced",
+	[API_CLASS_EC_OBSERVED] = "execve_check_observed",
 };
 
 /*
@@ -146,14 +146,14 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 	 * class's time range, and the execve_check classes' tables. */
 	cls = json_object_new_object();
 	json_object_object_add(root, "classes", cls);
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		json_object *co = json_object_new_object();
 
 		json_object_object_add(cls, class_keys[c], co);
 		json_object_object_add(co, "first", json_object_new_int64(a->api_first[c]));
 		json_object_object_add(co, "last", json_object_new_int64(a->api_last[c]));
 		dims = json_object_new_object();
-		json_object_object_add(c == TF_API_TRUSTED_FOR ? root : co, "dims", dims);
+		json_object_object_add(c == API_CLASS_TRUSTED_FOR ? root : co, "dims", dims);
 		for (int d = 0; d < TF_DIM_COUNT; d++) {
 			json_object *t = table_json(tf_agg_ctable(a, c, d));
 
@@ -496,8 +496,8 @@ static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
 	if (version >= 3 && (!json_object_object_get_ex(root, "classes", &cls) ||
 			     !json_object_is_type(cls, json_type_object)))
 		return bad(x, "no \"classes\" object");
-	for (int c = 0; c < TF_API_CLASSES; c++) {
-		json_object *co = NULL, *cd = c == TF_API_TRUSTED_FOR ? dims : NULL;
+	for (int c = 0; c < API_CLASSES; c++) {
+		json_object *co = NULL, *cd = c == API_CLASS_TRUSTED_FOR ? dims : NULL;
 		int64_t first = INT64_MAX, last = INT64_MIN;
 
 		if (cls) {
@@ -507,12 +507,12 @@ static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
 			if (!get_int(x, co, "first", INT64_MIN, &first) ||
 			    !get_int(x, co, "last", INT64_MIN, &last))
 				return false;
-			if (c != TF_API_TRUSTED_FOR &&
+			if (c != API_CLASS_TRUSTED_FOR &&
 			    (!json_object_object_get_ex(co, "dims", &cd) ||
 			     !json_object_is_type(cd, json_type_object)))
 				return bad(x, "class \"%s\" has no \"dims\" object",
 					   class_keys[c]);
-		} else if (c == TF_API_TRUSTED_FOR) {
+		} else if (c == API_CLASS_TRUSTED_FOR) {
 			first = a->first;
 			last = a->last;
 		}
@@ -535,7 +535,7 @@ static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
 	for (int d = 0; d < TF_DIM_COUNT; d++) {
 		uint64_t sum = 0;
 
-		for (int c = 0; c < TF_API_CLASSES; c++)
+		for (int c = 0; c < API_CLASSES; c++)
 			sum += tf_agg_ctable(a, c, d)->total;
 		if (sum != a->denials)
 			return bad(x, "dimension \"%s\" total differs from \"denials\" (all APIs)",

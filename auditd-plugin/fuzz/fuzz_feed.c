@@ -108,7 +108,7 @@ static void check(const struct tf_agg *a)
 	for (int d = 0; d < TF_DIM_COUNT; d++) {
 		uint64_t all = 0;
 
-		for (int c = 0; c < TF_API_CLASSES; c++) {
+		for (int c = 0; c < API_CLASSES; c++) {
 			const struct ss_table *t = tf_agg_ctable(a, c, d);
 			uint64_t sum = t->unstored, lower = 0;
 
@@ -137,7 +137,7 @@ static void check(const struct tf_agg *a)
 			ch += a->metrics.changes.rows[i].count;
 		if (sum != a->denials || a->metrics.exe.n > a->metrics.lim.exe ||
 		    a->metrics.node.n > a->metrics.lim.node ||
-		    a->metrics.denials.n > a->metrics.lim.series + TF_API_CLASSES)
+		    a->metrics.denials.n > a->metrics.lim.series + API_CLASSES)
 			die("the metrics' denial series do not add up to the denials");
 		if (ch != a->nchanges + a->changes_dropped)
 			die("the metrics' policy changes do not add up");
@@ -279,7 +279,7 @@ static void same_counters(const struct run *x, const struct run *y)
 		die("denial totals differ");
 	if (x->a.first != y->a.first || x->a.last != y->a.last)
 		die("first/last denial times differ");
-	for (int c = 0; c < TF_API_CLASSES; c++)
+	for (int c = 0; c < API_CLASSES; c++)
 		if (x->a.api_first[c] != y->a.api_first[c] || x->a.api_last[c] != y->a.api_last[c])
 			die("a class's first/last denial times differ");
 	if (x->a.bad_lines != y->a.bad_lines || x->a.malformed != y->a.malformed ||
@@ -289,7 +289,7 @@ static void same_counters(const struct run *x, const struct run *y)
 		die("policy-change totals differ");
 	if (x->f.lines != y->f.lines || x->f.fed != y->f.fed)
 		die("line or record counts of the feeds differ");
-	for (int c = 0; c < TF_API_CLASSES; c++)
+	for (int c = 0; c < API_CLASSES; c++)
 		for (int d = 0; d < TF_DIM_COUNT; d++)
 			if (tf_agg_ctable(&x->a, c, d)->total != tf_agg_ctable(&y->a, c, d)->total)
 				die("a table's total differs");
@@ -304,7 +304,7 @@ static void identical(const struct run *x, const struct run *y)
 	for (size_t i = 0; i < x->a.nchanges; i++)
 		if (!change_eq(&x->a.changes[i].c, &y->a.changes[i].c))
 			die("chunking changed the policy timeline");
-	for (int cd = 0; cd < TF_API_CLASSES * TF_DIM_COUNT; cd++) {
+	for (int cd = 0; cd < API_CLASSES * TF_DIM_COUNT; cd++) {
 		const struct ss_table *s = tf_agg_ctable(&x->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
 		const struct ss_table *t = tf_agg_ctable(&y->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
 
@@ -344,7 +344,7 @@ static void consistent(const struct run *x, const struct run *exact)
 		free(c1);
 		free(c2);
 	}
-	for (int cd = 0; cd < TF_API_CLASSES * TF_DIM_COUNT; cd++) {
+	for (int cd = 0; cd < API_CLASSES * TF_DIM_COUNT; cd++) {
 		const struct ss_table *s = tf_agg_ctable(&x->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
 		const struct ss_table *t = tf_agg_ctable(&exact->a, cd / TF_DIM_COUNT,
 							 cd % TF_DIM_COUNT);

@@ -37,7 +37,7 @@ static void denial(struct tf_agg *a, const char *exe, const char *reason, const 
 static void ec_denial(struct tf_agg *a, const char *exe, const char *reason, bool enforced)
 {
 	struct tf_denial d = { .ms = 2000, .node = "", .uid = 1000, .auid = 1000, .policy = -1,
-			       .api = enforced ? TF_API_EC_ENFORCED : TF_API_EC_OBSERVED,
+			       .api = enforced ? API_CLASS_EC_ENFORCED : API_CLASS_EC_OBSERVED,
 			       .secbits = enforced ? 0x100 : 0 };
 
 	snprintf(d.reason, sizeof(d.reason), "%s", reason);

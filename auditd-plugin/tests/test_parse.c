@@ -684,18 +684,18 @@ static void test_api_split(void **s)
 		  EC_REC(13, "?", "file_perm", " api=execve_check secbits=lots"));
 	assert_int_equal(a.denials, 8);
 	assert_int_equal(a.malformed, 6);
-	assert_int_equal(tf_agg_table(&a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total, 2);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_TRUSTED_FOR, TF_DIM_INTERP)->total, 2);
 	/* 0x100, 0x500, 0x300 hold SECBIT_EXEC_RESTRICT_FILE; 0x0, 0x400, 0x200 do not */
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total, 3);
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total, 3);
-	r = ss_find(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON), "write_busy", 10);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->total, 3);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->total, 3);
+	r = ss_find(tf_agg_table(&a, API_CLASS_EC_ENFORCED, TF_DIM_REASON), "write_busy", 10);
 	assert_non_null(r);
 	assert_int_equal(r->count, 1);
-	r = ss_find(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON), "lsm", 3);
+	r = ss_find(tf_agg_table(&a, API_CLASS_EC_OBSERVED, TF_DIM_REASON), "lsm", 3);
 	assert_non_null(r);
 	assert_int_equal(r->count, 1);
 	assert_int_equal(HITS(&a, TF_DIM_REASON, "file_perm"), 2);
-	assert_int_equal(a.api_first[TF_API_EC_OBSERVED], 1764749000000LL);
+	assert_int_equal(a.api_first[API_CLASS_EC_OBSERVED], 1764749000000LL);
 	tf_agg_free(&a);
 }
 
@@ -713,16 +713,16 @@ static void test_execve_check_fixture(void **s)
 	feed_all(&a, d, len, 7, NULL);
 	assert_int_equal(a.denials, 9);
 	assert_int_equal(a.malformed, 3);
-	assert_int_equal(tf_agg_table(&a, TF_API_TRUSTED_FOR, TF_DIM_REASON)->total, 2);
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON)->total, 3);
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON)->total, 4);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_TRUSTED_FOR, TF_DIM_REASON)->total, 2);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_ENFORCED, TF_DIM_REASON)->total, 3);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_OBSERVED, TF_DIM_REASON)->total, 4);
 	for (size_t i = 0; i < 3; i++)
-		assert_non_null(ss_find(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON),
+		assert_non_null(ss_find(tf_agg_table(&a, API_CLASS_EC_ENFORCED, TF_DIM_REASON),
 					enforced[i], strlen(enforced[i])));
 	for (size_t i = 0; i < 4; i++)
-		assert_non_null(ss_find(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON),
+		assert_non_null(ss_find(tf_agg_table(&a, API_CLASS_EC_OBSERVED, TF_DIM_REASON),
 					observed[i], strlen(observed[i])));
-	assert_non_null(ss_find(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP),
+	assert_non_null(ss_find(tf_agg_table(&a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP),
 				"/usr/local/bin/trusted-dash", 27));
 	tf_agg_free(&a);
 	free(d);
@@ -737,18 +737,18 @@ static void test_execve_check_fixture(void **s)
 static void test_vm_captured_ec(void **s)
 {
 	static const struct {
-		enum tf_api_class c;
+		enum api_class c;
 		const char *reason;
 		uint64_t n;
 	} want[] = {
-		{ TF_API_TRUSTED_FOR, "noexec_mount", 40 }, /* python3 12, perl 15, lua 13 */
-		{ TF_API_TRUSTED_FOR, "file_perm", 3 },	    /* ruby under policy 2 */
-		{ TF_API_EC_OBSERVED, "file_perm", 5 },
-		{ TF_API_EC_OBSERVED, "noexec_mount", 3 },
-		{ TF_API_EC_OBSERVED, "not_regular", 2 },
-		{ TF_API_EC_OBSERVED, "write_busy", 4 },
-		{ TF_API_EC_ENFORCED, "file_perm", 6 },
-		{ TF_API_EC_ENFORCED, "write_busy", 2 },
+		{ API_CLASS_TRUSTED_FOR, "noexec_mount", 40 }, /* python3 12, perl 15, lua 13 */
+		{ API_CLASS_TRUSTED_FOR, "file_perm", 3 },	    /* ruby under policy 2 */
+		{ API_CLASS_EC_OBSERVED, "file_perm", 5 },
+		{ API_CLASS_EC_OBSERVED, "noexec_mount", 3 },
+		{ API_CLASS_EC_OBSERVED, "not_regular", 2 },
+		{ API_CLASS_EC_OBSERVED, "write_busy", 4 },
+		{ API_CLASS_EC_ENFORCED, "file_perm", 6 },
+		{ API_CLASS_EC_ENFORCED, "write_busy", 2 },
 	};
 	struct tf_agg a;
 	size_t len;
@@ -760,9 +760,9 @@ static void test_vm_captured_ec(void **s)
 	assert_int_equal(a.denials, 65);
 	assert_int_equal(a.malformed, 0);
 	assert_int_equal(a.nchanges, 6);
-	assert_int_equal(tf_agg_table(&a, TF_API_TRUSTED_FOR, TF_DIM_REASON)->total, 43);
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_REASON)->total, 14);
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_REASON)->total, 8);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_TRUSTED_FOR, TF_DIM_REASON)->total, 43);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_OBSERVED, TF_DIM_REASON)->total, 14);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_ENFORCED, TF_DIM_REASON)->total, 8);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct ss_row *r = ss_find(tf_agg_table(&a, want[i].c, TF_DIM_REASON),
 						 want[i].reason, strlen(want[i].reason));
@@ -771,8 +771,8 @@ static void test_vm_captured_ec(void **s)
 		assert_int_equal(r->count, want[i].n);
 	}
 	/* one interpreter for every execve_check refusal */
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->n, 1);
-	assert_int_equal(tf_agg_table(&a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->n, 1);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->n, 1);
+	assert_int_equal(tf_agg_table(&a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->n, 1);
 	tf_agg_free(&a);
 	free(d);
 }

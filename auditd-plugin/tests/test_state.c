@@ -249,8 +249,8 @@ static void test_api_classes_round_trip(void **s)
 	fill(&a); /* trusted_for */
 	for (int i = 0; i < 7; i++) {
 		struct tf_denial d = { .ms = 5000 + i, .node = "", .uid = 1, .auid = -1,
-				       .policy = -1, .api = i % 3 ? TF_API_EC_OBSERVED :
-								    TF_API_EC_ENFORCED };
+				       .policy = -1, .api = i % 3 ? API_CLASS_EC_OBSERVED :
+								    API_CLASS_EC_ENFORCED };
 
 		snprintf(d.reason, sizeof(d.reason), "%s", i % 2 ? "write_busy" : "lsm");
 		snprintf(d.dev, sizeof(d.dev), "00:2%d", i);
@@ -262,17 +262,17 @@ static void test_api_classes_round_trip(void **s)
 	assert_int_equal(tf_state_save(&a, path), 0);
 	assert_int_equal(tf_state_load(&b, 16, path, why, sizeof(why)), 0);
 	assert_int_equal(b.denials, a.denials);
-	for (int c = 0; c < TF_API_CLASSES; c++) {
+	for (int c = 0; c < API_CLASSES; c++) {
 		for (int d = 0; d < TF_DIM_COUNT; d++)
 			assert_same_table(tf_agg_ctable(&a, c, d), tf_agg_ctable(&b, c, d));
 		assert_int_equal(a.api_first[c], b.api_first[c]);
 		assert_int_equal(a.api_last[c], b.api_last[c]);
 	}
 	/* i = 0, 3, 6 enforced; 1, 2, 4, 5 observed */
-	assert_int_equal(tf_agg_ctable(&b, TF_API_EC_ENFORCED, TF_DIM_MOUNT)->total, 3);
-	assert_int_equal(tf_agg_ctable(&b, TF_API_EC_OBSERVED, TF_DIM_MOUNT)->total, 4);
-	assert_int_equal(b.api_first[TF_API_EC_OBSERVED], 5001);
-	assert_int_equal(b.api_last[TF_API_EC_ENFORCED], 5006);
+	assert_int_equal(tf_agg_ctable(&b, API_CLASS_EC_ENFORCED, TF_DIM_MOUNT)->total, 3);
+	assert_int_equal(tf_agg_ctable(&b, API_CLASS_EC_OBSERVED, TF_DIM_MOUNT)->total, 4);
+	assert_int_equal(b.api_first[API_CLASS_EC_OBSERVED], 5001);
+	assert_int_equal(b.api_last[API_CLASS_EC_ENFORCED], 5006);
 	tf_agg_free(&a);
 	tf_agg_free(&b);
 }
@@ -299,14 +299,14 @@ static void test_version2_is_trusted_for(void **s)
 		 "\"changes\":[],\"policy\":[]}}");
 	write_file(text);
 	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), 0);
-	assert_int_equal(tf_agg_ctable(&a, TF_API_TRUSTED_FOR, TF_DIM_INTERP)->total, 2);
-	assert_int_equal(tf_agg_ctable(&a, TF_API_EC_ENFORCED, TF_DIM_INTERP)->total, 0);
-	assert_int_equal(tf_agg_ctable(&a, TF_API_EC_OBSERVED, TF_DIM_INTERP)->total, 0);
-	assert_int_equal(a.api_first[TF_API_TRUSTED_FOR], 10);
-	assert_int_equal(a.api_last[TF_API_TRUSTED_FOR], 20);
+	assert_int_equal(tf_agg_ctable(&a, API_CLASS_TRUSTED_FOR, TF_DIM_INTERP)->total, 2);
+	assert_int_equal(tf_agg_ctable(&a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->total, 0);
+	assert_int_equal(tf_agg_ctable(&a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->total, 0);
+	assert_int_equal(a.api_first[API_CLASS_TRUSTED_FOR], 10);
+	assert_int_equal(a.api_last[API_CLASS_TRUSTED_FOR], 20);
 	/* the saved series is trusted_for's: the next trusted_for hit joins it */
 	assert_int_equal(a.metrics.denials.n, 1);
-	assert_int_equal(tf_metrics_denial(&a.metrics, "/x", "file_perm", "", TF_API_TRUSTED_FOR), 0);
+	assert_int_equal(tf_metrics_denial(&a.metrics, "/x", "file_perm", "", API_CLASS_TRUSTED_FOR), 0);
 	assert_int_equal(a.metrics.denials.n, 1);
 	assert_int_equal(a.metrics.denials.rows[0].count, 3);
 	tf_agg_free(&a);
