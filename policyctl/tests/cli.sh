@@ -390,7 +390,7 @@ exec {wb1}>>"$t/ec/busy0755.sh" {wb2}>>"$t/ec/busy0700.sh" # open for writing: E
 PROBE=${TF_PROBE:-$(dirname "$P")/tf-probe}
 if ! "$PROBE" --backend execve_check "$t/ec/x0755.sh" | grep -q '^allow '; then
 	T_SKIP=$((T_SKIP + 9))
-	t_skip "check and explain --if-restrict-file against the kernel (10 checks): this kernel has no AT_EXECVE_CHECK (Linux < 6.14; the VM case policyctl-proof checks it on the trustfor kernel)"
+	t_skip "check and explain --if-restrict-file against the kernel (10 checks): this kernel has no AT_EXECVE_CHECK (mainline < 6.14 or Debian's 6.1; the VM case policyctl-proof checks it on the trustfor kernel)"
 else
 	for u in 0 65534; do
 		want=$("$PROBE" --as $u --backend execve_check "$t"/ec/* | awk '$1 == "deny" || $1 == "busy" {print $2}' | sort)

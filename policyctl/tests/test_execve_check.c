@@ -481,7 +481,7 @@ static void test_write_busy(void **state)
 int main(void)
 {
 	static const char why[] =
-		"this kernel has no AT_EXECVE_CHECK (Linux < 6.14: execveat() "
+		"this kernel has no AT_EXECVE_CHECK (mainline < 6.14 or Debian's 6.1: execveat() "
 		"refuses the flag with EINVAL); the VM case policyctl-proof "
 		"checks this model against the trustfor kernel's AT_EXECVE_CHECK";
 	const char *pretend = getenv("PC_TEST_PRETEND_NO_EXECVE_CHECK");

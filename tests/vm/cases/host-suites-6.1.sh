@@ -1,9 +1,10 @@
 #!/bin/bash
-# Every host suite (tests/run --host-only) again, on our Linux 6.1: the
-# kernel Debian 12 users run, which has no AT_EXECVE_CHECK (6.14).  Proves
-# that each host suite detects what the running kernel offers and skips,
-# with its reason, what it lacks, instead of failing.  Here trusted_for
-# *is* present (our series), so the backend tests take that path.
+# Every host suite (tests/run --host-only) again, on our patched Linux 6.1
+# (the kernel Debian 12 users run, plus this series).  Proves that each host
+# suite detects what the running kernel offers and skips, with its reason,
+# what it lacks, instead of failing.  Here trusted_for and, since patch 6,
+# AT_EXECVE_CHECK with the exec securebits are both present, so the suites
+# take both paths on one kernel.
 # The .deb suite is left out: it needs a Debian mirror, and the guest has
 # no network.  Suite names get a "6.1:" prefix; the logs are in
 # build/test-logs/host-on-6.1/.  Under TCG with ASan this takes about 25 min.
