@@ -113,9 +113,19 @@ cp "${debs[@]}" "$run/tmp/debs/"
 cp "$cache"/*.deb "$run/var/cache/apt/archives/" 2> /dev/null
 mount -t proc proc "$run/proc" || die "cannot mount /proc in the chroot"
 
-# in_chroot CMD...: run CMD in the chroot with a clean environment.
+# in_chroot CMD...: run CMD in the chroot with a clean environment; with
+# SECBITS set (e.g. 0x100, SECBIT_EXEC_RESTRICT_FILE), those securebits
+# are added first (by the host's python3: the chroot is minimal), and
+# inherited by CMD.
 in_chroot() {
-	chroot "$run" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
+	local pre=()
+	[ -n "${SECBITS:-}" ] && pre=(python3 -c 'import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+bits = libc.prctl(27, 0, 0, 0, 0)  # PR_GET_SECUREBITS
+if bits < 0 or libc.prctl(28, bits | int(sys.argv[1], 0), 0, 0, 0):  # PR_SET_
+    sys.exit("cannot set securebits " + sys.argv[1] + ": " + os.strerror(ctypes.get_errno()))
+os.execvp(sys.argv[2], sys.argv[2:])' "$SECBITS")
+	"${pre[@]}" chroot "$run" /usr/bin/env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME=/root \
 		LC_ALL=C.UTF-8 DEBIAN_FRONTEND=noninteractive "$@"
 }
 
@@ -256,8 +266,10 @@ dash_why() {
 	has_x "$1" && x=true
 	case $backend in
 	execve_check)
-		if $nx; then echo "on a noexec mount (AT_EXECVE_CHECK)"
-		elif ! $x; then echo "no execute permission (AT_EXECVE_CHECK)"; fi ;;
+		# check_exec.rst: enforced only under SECBIT_EXEC_RESTRICT_FILE.
+		[ $((${SECBITS:-0} & 0x100)) = 0 ] && return
+		if $nx; then echo "on a noexec mount (AT_EXECVE_CHECK, SECBIT_EXEC_RESTRICT_FILE is set)"
+		elif ! $x; then echo "no execute permission (AT_EXECVE_CHECK, SECBIT_EXEC_RESTRICT_FILE is set)"; fi ;;
 	trusted_for)
 		if $nx && [ $((policy & 1)) = 1 ]; then echo "on a noexec mount (trusted_for)"
 		elif ! $x && [ $((policy & 2)) = 2 ]; then echo "no execute permission (trusted_for)"; fi ;;
@@ -269,6 +281,7 @@ dash_verdict() {
 	local why what
 	why=$(dash_why "$1")
 	what="trusted-dash $1 ($(stat -c %a "$run$1")$(on_noexec "$1" && echo ', noexec mount'))"
+	[ -n "${SECBITS:-}" ] && what="$what, securebits +$SECBITS"
 	if [ -n "$why" ]; then
 		verdict "$what: refused, exit 126 (backend $backend${policy:+, policy $policy})" 126 \
 			"trusted-dash: 0: $1: refused to interpret: $why" trusted-dash "$1"
@@ -279,22 +292,29 @@ dash_verdict() {
 dash_verdict /tmp/tf/tool.sh script-ok
 dash_verdict /tmp/tf/plain.sh plain-ok
 dash_verdict /tmp/nx/tool.sh nx-ok
+# Under AT_EXECVE_CHECK, again in a session that set SECBIT_EXEC_RESTRICT_FILE.
+if [ "$backend" = execve_check ]; then
+	SECBITS=0x100 dash_verdict /tmp/tf/tool.sh script-ok
+	SECBITS=0x100 dash_verdict /tmp/tf/plain.sh plain-ok
+	SECBITS=0x100 dash_verdict /tmp/nx/tool.sh nx-ok
+fi
 pyver=$(in_chroot dpkg-query -W -f='${Version}' libpython3.11 | sed 's/-[^-]*$//')
 verdict "trusted-python3 --version: the chroot's libpython3.11 ($pyver)" 0 "Python $pyver" trusted-python3 --version
-# Under AT_EXECVE_CHECK (mainline >= 6.14) the stock standard library (mode
-# 644) is refused by design (trusted-python3(1), REQUIREMENTS); elsewhere
-# (no interface: fallback rule; trusted_for: policy 0 here) it runs.
+# It runs everywhere without SECBIT_EXEC_RESTRICT_FILE (no interface:
+# fallback rule; trusted_for: policy 0 here; AT_EXECVE_CHECK: asked, not
+# enforced).  Under AT_EXECVE_CHECK (mainline >= 6.14) with the bit set,
+# the stock standard library (mode 644) is refused by design
+# (trusted-python3(1), REQUIREMENTS).
+verdict "trusted-python3 -c 'print(\"ok\")'" 0 ok trusted-python3 -c 'print("ok")'
 if [ "$backend" = execve_check ]; then
-	output=$(in_chroot trusted-python3 -c 'print("ok")' 2>&1)
+	output=$(SECBITS=0x100 in_chroot trusted-python3 -c 'print("ok")' 2>&1)
 	rc=$?
 	printf '%s\n' "$output" | sed 's/^/#   /'
-	if [ "$rc" = 126 ] && printf '%s\n' "$output" | grep -q 'encodings/__init__.py: refused to interpret: no execute permission (AT_EXECVE_CHECK)'; then
-		t_ok "trusted-python3 -c: stock stdlib refused under AT_EXECVE_CHECK (exit 126, as documented)"
+	if [ "$rc" = 126 ] && printf '%s\n' "$output" | grep -q 'encodings/__init__.py: refused to interpret: no execute permission (AT_EXECVE_CHECK, SECBIT_EXEC_RESTRICT_FILE is set)'; then
+		t_ok "trusted-python3 -c, SECBIT_EXEC_RESTRICT_FILE set: stock stdlib refused under AT_EXECVE_CHECK (exit 126, as documented)"
 	else
-		t_fail "trusted-python3 -c under AT_EXECVE_CHECK: expected exit 126 naming encodings/__init__.py, got exit $rc"
+		t_fail "trusted-python3 -c under AT_EXECVE_CHECK with SECBIT_EXEC_RESTRICT_FILE set: expected exit 126 naming encodings/__init__.py, got exit $rc"
 	fi
-else
-	verdict "trusted-python3 -c 'print(\"ok\")'" 0 ok trusted-python3 -c 'print("ok")'
 fi
 check "libtrustedfor.so.1 in the ld.so cache" 'libtrustedfor\.so\.1 ' sh -c 'ldconfig -p | grep libtrustedfor'
 multiarch=$(gcc -print-multiarch 2> /dev/null || echo x86_64-linux-gnu)
