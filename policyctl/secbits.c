@@ -7,8 +7,8 @@ void pc_exec_secbits(unsigned int bits, struct pc_exec_secbit out[2])
 	out[0] = (struct pc_exec_secbit){
 		.name = "exec_restrict_file",
 		.secbit = "SECBIT_EXEC_RESTRICT_FILE",
-		.on = bits & PC_SECBIT_EXEC_RESTRICT_FILE,
-		.locked = bits & PC_SECBIT_EXEC_RESTRICT_FILE_LOCKED,
+		.on = bits & TF_SECBIT_EXEC_RESTRICT_FILE,
+		.locked = bits & TF_SECBIT_EXEC_RESTRICT_FILE_LOCKED,
 	};
 	out[0].meaning = out[0].on ?
 		"interpreters refuse files AT_EXECVE_CHECK refuses" :
@@ -16,8 +16,8 @@ void pc_exec_secbits(unsigned int bits, struct pc_exec_secbit out[2])
 	out[1] = (struct pc_exec_secbit){
 		.name = "exec_deny_interactive",
 		.secbit = "SECBIT_EXEC_DENY_INTERACTIVE",
-		.on = bits & PC_SECBIT_EXEC_DENY_INTERACTIVE,
-		.locked = bits & PC_SECBIT_EXEC_DENY_INTERACTIVE_LOCKED,
+		.on = bits & TF_SECBIT_EXEC_DENY_INTERACTIVE,
+		.locked = bits & TF_SECBIT_EXEC_DENY_INTERACTIVE_LOCKED,
 	};
 	out[1].meaning = out[1].on ?
 		"interpreters refuse -c, interactive use and code on a descriptor AT_EXECVE_CHECK refuses (a pipe)" :

@@ -9,10 +9,7 @@
 
 #include <stdbool.h>
 
-#define PC_SECBIT_EXEC_RESTRICT_FILE 0x100u
-#define PC_SECBIT_EXEC_RESTRICT_FILE_LOCKED 0x200u
-#define PC_SECBIT_EXEC_DENY_INTERACTIVE 0x400u
-#define PC_SECBIT_EXEC_DENY_INTERACTIVE_LOCKED 0x800u
+#include "trustedfor.h" /* TF_SECBIT_EXEC_* */
 
 struct pc_exec_secbit {
 	const char *name;    /* "exec_restrict_file" */

@@ -4,7 +4,6 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/prctl.h>
 
 #include <json-c/json.h>
 
@@ -32,6 +31,7 @@ int pc_cmd_status(int argc, char **argv)
 	enum tf_backend be;
 	struct pc_exec_secbit sb[2];
 	int secbits, berr = 0;
+	unsigned int ubits;
 
 	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
 		switch (c) {
@@ -55,9 +55,12 @@ int pc_cmd_status(int argc, char **argv)
 	has_ec = tf_kernel_has_execve_check();
 	be = tf_backend_detect();
 	/* this process's, inherited from whoever started it (the session) */
-	secbits = prctl(PR_GET_SECUREBITS, 0, 0, 0, 0);
-	if (secbits < 0)
+	if (tf_securebits_get(&ubits) < 0) {
 		berr = errno;
+		secbits = -1;
+	} else {
+		secbits = (int)ubits;
+	}
 	pc_exec_secbits(secbits < 0 ? 0 : (unsigned int)secbits, sb);
 	if (has_tf && tf_policy_read(&policy) < 0) {
 		perr = errno;
