@@ -59,11 +59,6 @@ static const char *const api_labels[API_CLASSES] = {
 	[API_CLASS_EC_OBSERVED] = "execve_check/observed",
 };
 
-const char *tf_api_label(enum api_class c)
-{
-	return c < API_CLASSES ? api_labels[c] : "?";
-}
-
 int tf_report_apis(const char *list, unsigned int *mask)
 {
 	char *copy = strdup(list), *save = NULL;

@@ -30,7 +30,5 @@ int tf_report_tables(const char *list, unsigned int *mask, const char **bad);
  * -1 on an unknown name.
  */
 int tf_report_apis(const char *list, unsigned int *mask);
-/* A class as the report shows it: "trusted_for", "execve_check/enforced", ... */
-const char *tf_api_label(enum api_class c);
 
 #endif
