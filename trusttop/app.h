@@ -16,6 +16,8 @@
 #define TT_EXIT_NOBACKEND 4 /* the kernel offers no usable interface */
 
 #define TT_RECENT 256 /* latest denials kept */
+/* struct tt_app.apis when both interfaces are followed. */
+#define TT_APIS_BOTH ((1u << TT_SRC_TRUSTED_FOR) | (1u << TT_SRC_EXECVE_CHECK))
 
 struct tt_recent {
 	struct tt_event ev;
@@ -32,9 +34,13 @@ struct tt_app {
 	enum tt_sort sort;
 	char filter[128];
 	long uid;	   /* -1 = all */
+	unsigned int api;  /* rows and events of one interface (enum
+			    * tt_source); 0 = all */
 
 	/* what we run on */
 	const char *backend;   /* human name of the attached flavour */
+	const char *backend_ui; /* the same, short enough for 80 columns */
+	unsigned int apis;     /* interfaces followed: 1 << enum tt_source */
 	char kernel[128];
 	int policy;	       /* -1: not readable / not applicable */
 	const char *policy_note;
@@ -43,6 +49,8 @@ struct tt_app {
 	struct tt_table interp; /* per interpreter (exe, comm, uid) */
 	struct tt_table procs;	/* per process (+ tgid) */
 	struct tt_counts total, total_delta;
+	/* The same per interface, indexed by enum tt_source. */
+	struct tt_counts api_total[3], api_delta[3];
 	double elapsed;		/* seconds covered by the last tick */
 	double now;		/* CLOCK_REALTIME at the last tick */
 	uint64_t ticks;

@@ -144,6 +144,8 @@ static bool event_match(const struct tt_app *a, const struct tt_recent *r)
 
 	if (a->uid >= 0 && (long)r->ev.uid != a->uid)
 		return false;
+	if (a->api && r->ev.source != a->api)
+		return false;
 	if (!a->filter[0])
 		return true;
 	memcpy(exe, r->ev.exe, TT_EXE_LEN);
@@ -182,7 +184,7 @@ struct tt_row **tt_visible_rows(struct tt_app *a, size_t *n)
 	if (!rows)
 		return NULL;
 	for (size_t i = 0; i < t->n; i++)
-		if (t->rows[i].cur.checks && tt_row_match(&t->rows[i], a->filter, a->uid))
+		if (t->rows[i].cur.checks && tt_row_match(&t->rows[i], a->filter, a->uid, a->api))
 			rows[(*n)++] = &t->rows[i];
 	tt_rows_sort(rows, *n, a->sort, a->reverse);
 	return rows;
@@ -225,14 +227,25 @@ void tt_print_batch(struct tt_app *a, FILE *f)
 		(uint64_t)a->total.allowed, (uint64_t)a->total.denied,
 		tt_deny_pct(&a->total), (uint64_t)a->total.would,
 		(uint64_t)a->total.errors);
+	/* Following both interfaces: each one's figures. */
+	for (unsigned int api = 1; a->apis == TT_APIS_BOTH && api < 3; api++) {
+		const struct tt_counts *c = &a->api_total[api];
+
+		fprintf(f, "  %-12s %" PRIu64 " checks  allowed %" PRIu64
+			   "  denied %" PRIu64 "  would-deny %" PRIu64
+			   "  errors %" PRIu64 "\n", tt_api_name(api),
+			(uint64_t)c->checks, (uint64_t)c->allowed,
+			(uint64_t)c->denied, (uint64_t)c->would,
+			(uint64_t)c->errors);
+	}
 	print_reasons(f, "Denied:", a->total.reason);
 	print_reasons(f, "Would-deny:", a->total.would_reason);
 	fprintf(f, "Drops: ringbuf %" PRIu64 " map-full %" PRIu64
 		   "  Overhead: cpu %.1f%% bpf %.1f%% (%.0f ns/event)\n\n",
 		a->rb_drops, a->map_full + (a->per_process ? a->pmap_full : 0),
 		a->self_cpu_pct, a->bpf_cpu_pct, a->bpf_ns_per_event);
-	fprintf(f, "%-16s %-16s %7s %-10s %10s %10s %10s %6s %-12s %10s %s\n",
-		"EXE", "COMM", a->per_process ? "PID" : "UID", "USER",
+	fprintf(f, "%-16s %-16s %-12s %7s %-10s %10s %10s %10s %6s %-12s %10s %s\n",
+		"EXE", "COMM", "API", a->per_process ? "PID" : "UID", "USER",
 		"CHECKS/s", "ALLOWED", "DENIED", "DENY%", "TOP-REASON",
 		"WOULD-DENY", "LAST-DENIED-FILE");
 	rows = tt_visible_rows(a, &n);
@@ -246,9 +259,10 @@ void tt_print_batch(struct tt_app *a, FILE *f)
 		tt_escape(*e ? e : "-", exe, sizeof(exe));
 		tt_escape(c, comm, sizeof(comm));
 		tt_escape(r->last_file[0] ? r->last_file : "-", file, sizeof(file));
-		fprintf(f, "%-16s %-16s %7u %-10s %10.1f %10" PRIu64 " %10" PRIu64
-			   " %6.1f %-12s %10" PRIu64 " %s\n",
-			exe, comm, a->per_process ? r->key.tgid : r->key.uid,
+		fprintf(f, "%-16s %-16s %-12s %7u %-10s %10.1f %10" PRIu64
+			   " %10" PRIu64 " %6.1f %-12s %10" PRIu64 " %s\n",
+			exe, comm, tt_api_name(r->key.api),
+			a->per_process ? r->key.tgid : r->key.uid,
 			tt_user_name(r->key.uid), r->rate, (uint64_t)r->cur.allowed,
 			(uint64_t)r->cur.denied, tt_deny_pct(&r->cur),
 			tt_reason_slot_name(tt_top_reason(&r->cur)),
@@ -321,8 +335,19 @@ int tt_print_json(struct tt_app *a, FILE *f)
 	json_object_object_add(o, "backend", json_object_new_string(a->backend));
 	json_object_object_add(o, "policy",
 			       a->policy >= 0 ? json_object_new_int(a->policy) : NULL);
+	arr = json_object_new_array();
+	for (unsigned int api = 1; arr && api < 3; api++)
+		if (a->apis & (1u << api))
+			json_object_array_add(arr, json_object_new_string(tt_api_name(api)));
+	json_object_object_add(o, "apis", arr);
 	json_object_object_add(o, "totals", json_counts(&a->total));
 	json_object_object_add(o, "interval_counts", json_counts(&a->total_delta));
+	ev = json_object_new_object();
+	for (unsigned int api = 1; ev && api < 3; api++)
+		if (a->apis & (1u << api))
+			json_object_object_add(ev, tt_api_name(api),
+					       json_counts(&a->api_total[api]));
+	json_object_object_add(o, "totals_by_api", ev);
 	json_object_object_add(o, "checks_per_s",
 			       json_object_new_double(tt_rate(a->total_delta.checks, a->elapsed)));
 	json_object_object_add(o, "ringbuf_drops", json_object_new_int64((int64_t)a->rb_drops));
@@ -342,6 +367,7 @@ int tt_print_json(struct tt_app *a, FILE *f)
 		}
 		bad |= json_field(row, "exe", r->key.exe, TT_EXE_LEN);
 		bad |= json_field(row, "comm", r->key.comm, TT_COMM_LEN);
+		json_object_object_add(row, "api", json_object_new_string(tt_api_name(r->key.api)));
 		json_object_object_add(row, "uid", json_object_new_int64(r->key.uid));
 		bad |= json_user(row, r->key.uid);
 		if (a->per_process)
@@ -375,6 +401,7 @@ int tt_print_json(struct tt_app *a, FILE *f)
 			break;
 		}
 		json_object_object_add(ev, "time", json_object_new_double(r->wall));
+		json_object_object_add(ev, "api", json_object_new_string(tt_api_name(r->ev.source)));
 		json_object_object_add(ev, "pid", json_object_new_int64(r->ev.tgid));
 		json_object_object_add(ev, "tid", json_object_new_int64(r->ev.pid));
 		json_object_object_add(ev, "uid", json_object_new_int64(r->ev.uid));
@@ -388,6 +415,13 @@ int tt_print_json(struct tt_app *a, FILE *f)
 				       json_object_new_string(tt_reason_bits_str(r->ev.reason, r->ev.flags & TT_EV_DENIED, reasons, sizeof(reasons))));
 		json_object_object_add(ev, "would_deny",
 				       json_object_new_string(tt_reason_bits_str(r->ev.would_deny, false, buf, sizeof(buf))));
+		/* AT_EXECVE_CHECK: the caller's securebits, which tell
+		 * whether it enforced the refusal. */
+		if (r->ev.flags & TT_EV_SECBITS) {
+			json_object_object_add(ev, "secbits", json_object_new_int64(r->ev.secbits));
+			json_object_object_add(ev, "enforced",
+					       json_object_new_boolean(r->ev.secbits & TF_SECBIT_EXEC_RESTRICT_FILE));
+		}
 		json_object_array_add(arr, ev);
 	}
 	a->json_seq = a->recent_seq;

@@ -37,6 +37,7 @@ uint32_t tt_key_hash(const struct tt_key *k)
 	h = fnv(h, k->exe, strnlen(k->exe, TT_EXE_LEN));
 	h = fnv(h, &sep, 1);
 	h = fnv(h, k->comm, strnlen(k->comm, TT_COMM_LEN));
+	h = fnv(h, &k->api, sizeof(k->api));
 	return mix(h);
 }
 

@@ -57,7 +57,8 @@ int tt_top_reason(const struct tt_counts *c)
 const char *tt_reason_slot_name(int slot)
 {
 	static const char *const names[TT_NREASON] = {
-		"noexec_mount", "file_perm", "not_regular", "pseudo_fs", "other",
+		"noexec_mount", "file_perm", "not_regular", "pseudo_fs",
+		"write_busy", "lsm", "other",
 	};
 
 	return slot >= 0 && slot < TT_NREASON ? names[slot] : "-";
@@ -83,7 +84,7 @@ void tt_table_begin(struct tt_table *t)
 
 static bool key_eq(const struct tt_key *a, const struct tt_key *b)
 {
-	return a->uid == b->uid && a->tgid == b->tgid &&
+	return a->uid == b->uid && a->tgid == b->tgid && a->api == b->api &&
 	       !strncmp(a->exe, b->exe, TT_EXE_LEN) &&
 	       !strncmp(a->comm, b->comm, TT_COMM_LEN);
 }
@@ -242,13 +243,15 @@ void tt_table_tick(struct tt_table *t, double seconds)
 	}
 }
 
-void tt_table_totals(const struct tt_table *t, struct tt_counts *cur,
-		     struct tt_counts *delta)
+void tt_table_totals(const struct tt_table *t, unsigned int api,
+		     struct tt_counts *cur, struct tt_counts *delta)
 {
 	memset(cur, 0, sizeof(*cur));
 	if (delta)
 		memset(delta, 0, sizeof(*delta));
 	for (size_t i = 0; i < t->n; i++) {
+		if (api && t->rows[i].key.api != api)
+			continue;
 		tt_counts_add(cur, &t->rows[i].cur);
 		if (delta)
 			tt_counts_add(delta, &t->rows[i].delta);
@@ -275,6 +278,8 @@ static int cmp_ident(const struct tt_row *a, const struct tt_row *b)
 		c = a->key.uid < b->key.uid ? -1 : a->key.uid > b->key.uid;
 	if (!c)
 		c = a->key.tgid < b->key.tgid ? -1 : a->key.tgid > b->key.tgid;
+	if (!c)
+		c = a->key.api < b->key.api ? -1 : a->key.api > b->key.api;
 	return c;
 }
 
@@ -352,9 +357,29 @@ int tt_sort_parse(const char *name)
 	return -1;
 }
 
-bool tt_row_match(const struct tt_row *r, const char *filter, long uid)
+const char *tt_api_name(unsigned int api)
+{
+	return api == TT_SRC_TRUSTED_FOR ? "trusted_for" :
+	       api == TT_SRC_EXECVE_CHECK ? "execve_check" : "?";
+}
+
+int tt_api_parse(const char *name)
+{
+	if (!strcmp(name, "all"))
+		return 0;
+	if (!strcmp(name, "trusted_for"))
+		return TT_SRC_TRUSTED_FOR;
+	if (!strcmp(name, "execve_check"))
+		return TT_SRC_EXECVE_CHECK;
+	return -1;
+}
+
+bool tt_row_match(const struct tt_row *r, const char *filter, long uid,
+		  unsigned int api)
 {
 	if (uid >= 0 && (long)r->key.uid != uid)
+		return false;
+	if (api && r->key.api != api)
 		return false;
 	if (!filter || !*filter)
 		return true;

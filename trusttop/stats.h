@@ -80,9 +80,10 @@ struct tt_row *tt_table_find(struct tt_table *t, const struct tt_key *key);
 struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key);
 /* End of a read over @seconds: compute deltas and rates, prev = cur. */
 void tt_table_tick(struct tt_table *t, double seconds);
-/* Sum of every row's cumulative counts and deltas. */
-void tt_table_totals(const struct tt_table *t, struct tt_counts *cur,
-		     struct tt_counts *delta);
+/* Sum of the cumulative counts and deltas of the rows of one interface
+ * (@api: enum tt_source), or of every row (@api 0). */
+void tt_table_totals(const struct tt_table *t, unsigned int api,
+		     struct tt_counts *cur, struct tt_counts *delta);
 
 /* Names of the executables (struct tt_exe_id), as read from the names
  * map: each is read once. */
@@ -112,7 +113,13 @@ const char *tt_sort_name(enum tt_sort by);
 int tt_sort_parse(const char *name);
 
 /* Does the row match the filter (substring of exe, comm or last file; empty
- * or NULL matches all) and the uid (-1 = any)? */
-bool tt_row_match(const struct tt_row *r, const char *filter, long uid);
+ * or NULL matches all), the uid (-1 = any) and the interface (@api: enum
+ * tt_source, 0 = any)? */
+bool tt_row_match(const struct tt_row *r, const char *filter, long uid,
+		  unsigned int api);
+/* "trusted_for", "execve_check" for an enum tt_source; "?" otherwise. */
+const char *tt_api_name(unsigned int api);
+/* An interface by name: its enum tt_source, 0 for "all", -1 when unknown. */
+int tt_api_parse(const char *name);
 
 #endif /* TRUSTTOP_STATS_H */

@@ -3,13 +3,15 @@
  * trusttop BPF side: count trusted_for / AT_EXECVE_CHECK verdicts per
  * interpreter in the kernel, and send denials through a ring buffer.
  *
- * Three attach flavours, exactly one is loaded (user space turns autoload
- * off for the others after probing the running kernel):
- *  - tp_btf/trusted_for_verdict: patched kernel with BTF (preferred);
- *  - tracepoint/trusted_for/trusted_for_verdict: same event, classic ABI;
- *  - tracepoint/syscalls/sys_exit_execveat: mainline >= 6.14, filtered on
+ * User space loads the programs the running kernel can feed (it turns
+ * autoload off for the others after probing):
+ *  - the patched kernel, both interfaces at once, through its two
+ *    tracepoints: tp_btf/trusted_for_verdict and tp_btf/execve_check_verdict
+ *    (preferred), or the same events through the classic tracepoint ABI;
+ *  - mainline >= 6.14: tracepoint/syscalls/sys_exit_execveat, filtered on
  *    AT_EXECVE_CHECK, verdict from the return value, the arguments from the
  *    registers the syscall saved (no sys_enter program: see execveat_exit).
+ * Rows are counted per interface (tt_bkey.api).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -22,6 +24,7 @@ char LICENSE[] SEC("license") = "GPL";
 #define EACCES 13
 #define EPERM 1
 #define EBADF 9
+#define ETXTBSY 26
 #define AT_EMPTY_PATH 0x1000
 #define AT_EXECVE_CHECK 0x10000
 #define MNT_NOEXEC 0x04	 /* include/linux/mount.h */
@@ -33,6 +36,9 @@ char LICENSE[] SEC("license") = "GPL";
 #define TF_REASON_FILE_PERM 0x2u
 #define TF_REASON_NOT_REGULAR 0x4u
 #define TF_REASON_PSEUDO_FS 0x8u
+#define TF_REASON_WRITE_BUSY 0x10u
+#define TF_REASON_LSM 0x20u
+#define TF_REASON_ALL 0x3fu
 
 /* Set by user space before load. */
 const volatile bool per_process = true;	 /* fill the per-process map */
@@ -65,10 +71,12 @@ __u32 next_slot;      /* slots given out (user space reads no further) */
 /*
  * The last key counted on this CPU and its slot: consecutive checks nearly
  * always come from the same interpreter, and comparing five words costs a
- * fraction of the hash map's look-up (jhash and memcmp of the 40-byte key,
- * issue 12).  Only for the trusted_for programs, which tracepoints run with
- * preemption disabled and the kernel never nests (prog->active,
- * bpf_prog_active): nothing else can touch this CPU's entry in between.
+ * fraction of the hash map's look-up (jhash and memcmp of the 48-byte key,
+ * issue 12).  Only for the programs of the patched kernel's tracepoints,
+ * which run with preemption disabled, from system calls only (never from
+ * an interrupt), and are not nested (prog->active): nothing else can touch
+ * this CPU's entry in between.  Not for the syscall-exit program, whose
+ * tracepoint may be faultable.
  */
 struct tt_last {
 	struct tt_bkey key;
@@ -149,19 +157,6 @@ static __always_inline void prof_end(__u64 t0)
 
 static const struct tt_counts zero_counts;
 
-/* Classic tracepoint record, relocated against the patched kernel's BTF. */
-struct trace_event_raw_trusted_for_verdict___x {
-	struct trace_entry ent;
-	dev_t dev;
-	unsigned long ino;
-	umode_t mode;
-	int usage;
-	int policy;
-	int ret;
-	unsigned int reason;
-	unsigned int would_deny;
-} __attribute__((preserve_access_index));
-
 /* Read an integer field whatever its size in the running kernel. */
 #define READ_INT_FIELD(s, field)                                              \
 	({                                                                     \
@@ -188,7 +183,11 @@ static __always_inline int reason_slot_add(struct tt_counts *c, __u32 bits,
 		__sync_fetch_and_add(&slots[2], 1);
 	if (bits & TF_REASON_PSEUDO_FS)
 		__sync_fetch_and_add(&slots[3], 1);
-	if (!would && !(bits & 0xf))
+	if (bits & TF_REASON_WRITE_BUSY)
+		__sync_fetch_and_add(&slots[4], 1);
+	if (bits & TF_REASON_LSM)
+		__sync_fetch_and_add(&slots[5], 1);
+	if (!would && !(bits & TF_REASON_ALL))
 		__sync_fetch_and_add(&slots[TT_REASON_OTHER], 1);
 	return 0;
 }
@@ -263,9 +262,9 @@ static __always_inline bool same_key(const struct tt_bkey *a,
 {
 	const __u64 *x = (const __u64 *)a, *y = (const __u64 *)b;
 
-	_Static_assert(sizeof(*a) == 5 * sizeof(__u64), "tt_bkey: 5 words");
+	_Static_assert(sizeof(*a) == 6 * sizeof(__u64), "tt_bkey: 6 words");
 	return x[0] == y[0] && x[1] == y[1] && x[2] == y[2] && x[3] == y[3] &&
-	       x[4] == y[4];
+	       x[4] == y[4] && x[5] == y[5];
 }
 
 /* The slot of @key in counts, created on its first count; -1: no room. */
@@ -301,10 +300,11 @@ static __always_inline int stats_slot(struct tt_bkey *key,
 	return slot;
 }
 
-static __always_inline void fill_path(struct tt_event *e, struct file *file)
+/* The names of @path, innermost first, crossing mounts up to the root. */
+static __always_inline void fill_path(struct tt_event *e, const struct path *path)
 {
-	struct vfsmount *vmnt = BPF_CORE_READ(file, f_path.mnt);
-	struct dentry *d = BPF_CORE_READ(file, f_path.dentry);
+	struct vfsmount *vmnt = BPF_CORE_READ(path, mnt);
+	struct dentry *d = BPF_CORE_READ(path, dentry);
 	struct mount *mnt = (void *)vmnt - bpf_core_field_offset(struct mount, mnt);
 	int i;
 
@@ -371,63 +371,106 @@ static __always_inline void fill_key(struct tt_bkey *key, struct task_struct *ta
 	}
 }
 
-static __always_inline void file_ids(struct file *file, __u32 *dev,
-				     __u64 *ino, __u32 *mode)
-{
-	struct inode *inode = BPF_CORE_READ(file, f_inode);
+/* One verdict as a program got it from the kernel. */
+struct tt_verdict {
+	int ret;
+	int policy;	 /* -1: none applies (AT_EXECVE_CHECK) */
+	__u32 reason;	 /* reason bits of a refusal */
+	__u32 would;	 /* reason bits policy 3 (the securebit) would refuse */
+	__u32 secbits;	 /* with TT_EV_SECBITS */
+	__u16 flags;
+	__u8 source;	 /* enum tt_source */
+};
 
-	*dev = BPF_CORE_READ(inode, i_sb, s_dev);
-	*ino = BPF_CORE_READ(inode, i_ino);
-	*mode = BPF_CORE_READ(inode, i_mode);
+/* A refusal of the file, as opposed to an error: trusted_for(2) refuses
+ * with EACCES (EPERM from an LSM); AT_EXECVE_CHECK as execve(2) would,
+ * which adds ETXTBSY (the file is open for writing). */
+static __always_inline bool refusal(const struct tt_verdict *vd)
+{
+	return vd->ret == -EACCES || vd->ret == -EPERM ||
+	       (vd->source == TT_SRC_EXECVE_CHECK && vd->ret == -ETXTBSY);
 }
 
-static __always_inline void emit(struct tt_bkey *key, struct file *file,
-				 struct trace_event_raw_trusted_for_verdict___x *tp,
-				 int ret, int policy, __u32 reason, __u32 would,
-				 __u8 source, __u16 flags, const char *name)
+/*
+ * Count one verdict in the rows of the caller's interpreter and process.
+ * Returns true when it must be reported as an event (denied, or would be);
+ * the caller then fills in the file (report()).  @cached: the program may
+ * use the per-CPU last-key cache (see struct tt_last).
+ */
+static __always_inline bool verdict(struct tt_verdict *vd, struct tt_bkey *key,
+				    bool cached)
 {
-	__u32 dev = 0, mode = 0;
-	__u64 ino = 0;
+	struct task_struct *task = bpf_get_current_task_btf();
+	struct tt_counts *c;
+	__u32 tgid = task->tgid;
+	int v, slot;
+
+	if (self_tgid && tgid == self_tgid)
+		return false;
+	fill_key(key, task);
+	key->api = vd->source;
+	v = vd->ret == 0 ? 0 : refusal(vd) ? 1 : -1;
+	slot = stats_slot(key, task, cached);
+	c = slot >= 0 ? bpf_map_lookup_elem(&counts, &slot) : NULL;
+	if (c)
+		add(c, v, vd->reason, vd->would);
+	else
+		__sync_fetch_and_add(&map_full, 1);
+	if (per_process) {
+		key->tgid = tgid;
+		count(&pstats, key, task, v, vd->reason, vd->would, &pmap_full);
+		key->tgid = 0;
+	}
+	if (v > 0)
+		vd->flags |= TT_EV_DENIED;
+	if (vd->would)
+		vd->flags |= TT_EV_WOULD;
+	return v > 0 || vd->would;
+}
+
+/* An event for the verdict, without the file: NULL when the ring is full. */
+static __always_inline struct tt_event *event_begin(const struct tt_bkey *key,
+						    const struct tt_verdict *vd)
+{
+	__u64 id = bpf_get_current_pid_tgid();
 	struct tt_event *e;
-	__u32 zero = 0;
-	__u64 *n, wflag = BPF_RB_NO_WAKEUP;
 
 	e = bpf_ringbuf_reserve(&events, sizeof(*e), 0);
 	if (!e) {
 		__sync_fetch_and_add(&rb_drops, 1);
-		return;
+		return NULL;
 	}
 	__builtin_memset(e, 0, sizeof(*e));
-	/* Only events need the file's identity: read it here, not per check. */
-	if (file) {
-		file_ids(file, &dev, &ino, &mode);
-	} else if (tp) {
-		dev = READ_INT_FIELD(tp, dev);
-		ino = READ_INT_FIELD(tp, ino);
-		mode = READ_INT_FIELD(tp, mode);
-	}
 	e->ts_ns = bpf_ktime_get_ns();
-	e->pid = (__u32)bpf_get_current_pid_tgid();
-	e->tgid = bpf_get_current_pid_tgid() >> 32;
+	e->pid = (__u32)id;
+	e->tgid = id >> 32;
 	e->uid = key->uid;
 	__builtin_memcpy(e->comm, key->comm, sizeof(e->comm));
 	exe_name(e->exe, bpf_get_current_task_btf());
-	e->dev = dev;
-	e->ino = ino;
-	e->mode = mode;
-	e->ret = ret;
-	e->policy = policy;
-	e->reason = reason;
-	e->would_deny = would;
-	e->source = source;
-	e->flags = flags;
-	if (file) {
-		fill_path(e, file);
-	} else if (name) {
-		if (bpf_probe_read_user_str(e->path[0], TT_NAME_LEN, name) > 0)
-			e->depth = 1;
-		e->flags |= TT_EV_NAME_ARG;
-	}
+	e->ret = vd->ret;
+	e->policy = vd->policy;
+	e->reason = vd->reason;
+	e->would_deny = vd->would;
+	e->secbits = vd->secbits;
+	e->source = vd->source;
+	e->flags = vd->flags;
+	return e;
+}
+
+/* Only events need the file's identity: read it here, not per check. */
+static __always_inline void event_inode(struct tt_event *e,
+					const struct inode *inode)
+{
+	e->dev = BPF_CORE_READ(inode, i_sb, s_dev);
+	e->ino = BPF_CORE_READ(inode, i_ino);
+	e->mode = BPF_CORE_READ(inode, i_mode);
+}
+
+static __always_inline void event_submit(struct tt_event *e)
+{
+	__u64 *n, wflag = BPF_RB_NO_WAKEUP;
+	__u32 zero = 0;
+
 	/* Sampled wake-up: every wakeup_every-th event on this CPU, or when
 	 * the ring is getting full; user space also drains it every tick. */
 	n = bpf_map_lookup_elem(&wake_cnt, &zero);
@@ -441,40 +484,19 @@ static __always_inline void emit(struct tt_bkey *key, struct file *file,
 	bpf_ringbuf_submit(e, wflag);
 }
 
-/* One verdict: count it, and report it when denied or would be. */
-static __always_inline void verdict(struct file *file,
-				    struct trace_event_raw_trusted_for_verdict___x *tp,
-				    int ret, int policy, __u32 reason, __u32 would,
-				    __u8 source, __u16 flags, const char *name)
+/* Report a verdict on a file the kernel handed over (path and inode). */
+static __always_inline void report_path(const struct tt_bkey *key,
+					const struct tt_verdict *vd,
+					const struct path *path,
+					const struct inode *inode)
 {
-	struct task_struct *task = bpf_get_current_task_btf();
-	struct tt_bkey key = {};
-	struct tt_counts *c;
-	__u32 tgid = task->tgid;
-	int v, slot;
+	struct tt_event *e = event_begin(key, vd);
 
-	if (self_tgid && tgid == self_tgid)
+	if (!e)
 		return;
-	fill_key(&key, task);
-	v = ret == 0 ? 0 : (ret == -EACCES || ret == -EPERM) ? 1 : -1;
-	slot = stats_slot(&key, task, source == TT_SRC_TRUSTED_FOR);
-	c = slot >= 0 ? bpf_map_lookup_elem(&counts, &slot) : NULL;
-	if (c)
-		add(c, v, reason, would);
-	else
-		__sync_fetch_and_add(&map_full, 1);
-	if (per_process) {
-		key.tgid = tgid;
-		count(&pstats, &key, task, v, reason, would, &pmap_full);
-		key.tgid = 0;
-	}
-	if (v > 0)
-		flags |= TT_EV_DENIED;
-	if (would)
-		flags |= TT_EV_WOULD;
-	if (v > 0 || would)
-		emit(&key, file, tp, ret, policy, reason, would, source, flags,
-		     name);
+	event_inode(e, inode);
+	fill_path(e, path);
+	event_submit(e);
 }
 
 SEC("tp_btf/trusted_for_verdict")
@@ -482,22 +504,117 @@ int BPF_PROG(tf_verdict_btf, struct file *file, int usage, int policy,
 	     int ret, unsigned int reason, unsigned int would_deny)
 {
 	__u64 t0 = prof_begin();
+	struct tt_verdict vd = {
+		.ret = ret, .policy = policy, .reason = reason,
+		.would = would_deny, .source = TT_SRC_TRUSTED_FOR,
+	};
+	struct tt_bkey key = {};
 
-	verdict(file, NULL, ret, policy, reason, would_deny, TT_SRC_TRUSTED_FOR,
-		0, NULL);
+	if (verdict(&vd, &key, true))
+		report_path(&key, &vd, &file->f_path, file->f_inode);
 	prof_end(t0);
 	return 0;
 }
+
+/*
+ * execveat(AT_EXECVE_CHECK) on the patched kernel: the kernel's own
+ * verdict and reasons.  AT_EXECVE_CHECK refuses what execve() would,
+ * whatever the caller's securebits; the tracepoint's @reason is only set
+ * when the caller enforces (SECBIT_EXEC_RESTRICT_FILE), @would_deny always.
+ * trusttop counts what the kernel refused, as on mainline: the reasons are
+ * @would_deny's, and the event carries the securebits that tell whether
+ * the caller enforced.
+ */
+SEC("tp_btf/execve_check_verdict")
+int BPF_PROG(ec_verdict_btf, const struct path *path, const struct inode *inode,
+	     int ret, unsigned int reason, unsigned int would_deny,
+	     unsigned int secbits)
+{
+	__u64 t0 = prof_begin();
+	struct tt_verdict vd = {
+		.ret = ret, .policy = -1, .reason = would_deny,
+		.would = would_deny, .secbits = secbits,
+		.flags = TT_EV_SECBITS, .source = TT_SRC_EXECVE_CHECK,
+	};
+	struct tt_bkey key = {};
+
+	if (verdict(&vd, &key, true))
+		report_path(&key, &vd, path, inode);
+	prof_end(t0);
+	return 0;
+}
+
+/* Classic tracepoint records, relocated against the patched kernel's BTF:
+ * no file, only its device, inode number and mode. */
+struct trace_event_raw_trusted_for_verdict___x {
+	struct trace_entry ent;
+	dev_t dev;
+	unsigned long ino;
+	umode_t mode;
+	int usage;
+	int policy;
+	int ret;
+	unsigned int reason;
+	unsigned int would_deny;
+} __attribute__((preserve_access_index));
+
+struct trace_event_raw_execve_check_verdict___x {
+	struct trace_entry ent;
+	unsigned long ino;
+	dev_t dev;
+	int ret;
+	unsigned int reason;
+	unsigned int would_deny;
+	unsigned int secbits;
+	umode_t mode;
+} __attribute__((preserve_access_index));
+
+#define REPORT_TP_IDS(key, vd, tp)                                             \
+	do {                                                                   \
+		struct tt_event *__e = event_begin(key, vd);                   \
+		if (__e) {                                                     \
+			__e->dev = READ_INT_FIELD(tp, dev);                    \
+			__e->ino = READ_INT_FIELD(tp, ino);                    \
+			__e->mode = READ_INT_FIELD(tp, mode);                  \
+			event_submit(__e);                                     \
+		}                                                              \
+	} while (0)
 
 SEC("tracepoint/trusted_for/trusted_for_verdict")
 int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
 {
 	__u64 t0 = prof_begin();
+	struct tt_verdict vd = {
+		.ret = (int)READ_INT_FIELD(ctx, ret),
+		.policy = (int)READ_INT_FIELD(ctx, policy),
+		.reason = READ_INT_FIELD(ctx, reason),
+		.would = READ_INT_FIELD(ctx, would_deny),
+		.flags = TT_EV_NO_FILE, .source = TT_SRC_TRUSTED_FOR,
+	};
+	struct tt_bkey key = {};
 
-	verdict(NULL, ctx, (int)READ_INT_FIELD(ctx, ret),
-		(int)READ_INT_FIELD(ctx, policy), READ_INT_FIELD(ctx, reason),
-		READ_INT_FIELD(ctx, would_deny), TT_SRC_TRUSTED_FOR,
-		TT_EV_NO_FILE, NULL);
+	if (verdict(&vd, &key, true))
+		REPORT_TP_IDS(&key, &vd, ctx);
+	prof_end(t0);
+	return 0;
+}
+
+SEC("tracepoint/trusted_for/execve_check_verdict")
+int ec_verdict_tp(struct trace_event_raw_execve_check_verdict___x *ctx)
+{
+	__u64 t0 = prof_begin();
+	__u32 would = READ_INT_FIELD(ctx, would_deny);
+	struct tt_verdict vd = {
+		.ret = (int)READ_INT_FIELD(ctx, ret), .policy = -1,
+		.reason = would, .would = would,
+		.secbits = READ_INT_FIELD(ctx, secbits),
+		.flags = TT_EV_NO_FILE | TT_EV_SECBITS,
+		.source = TT_SRC_EXECVE_CHECK,
+	};
+	struct tt_bkey key = {};
+
+	if (verdict(&vd, &key, true))
+		REPORT_TP_IDS(&key, &vd, ctx);
 	prof_end(t0);
 	return 0;
 }
@@ -535,8 +652,8 @@ static __always_inline __u32 execve_check_reason(struct file *f, __u32 mode)
 }
 
 /*
- * One program at the syscall's exit, which has its arguments too: the
- * registers the task saved on entry (x86-64: di fd, si path, dx argv,
+ * Mainline: one program at the syscall's exit, which has its arguments too:
+ * the registers the task saved on entry (x86-64: di fd, si path, dx argv,
  * r10 envp, r8 flags), which nothing changes before the exit but a
  * successful exec (it clears them, and such a call had no AT_EXECVE_CHECK).
  * What the sys_enter_execveat program and a task-storage entry between the
@@ -550,11 +667,15 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
+	struct tt_verdict vd = {
+		.ret = ctx->ret, .policy = -1, .flags = TT_EV_SECBITS,
+		.source = TT_SRC_EXECVE_CHECK,
+	};
+	struct tt_bkey key = {};
 	struct file *f = NULL;
-	__u32 mode = 0, reason = 0, atflags;
-	__u16 flags = 0;
-	int ret = ctx->ret;
-	const char *name = NULL, *arg;
+	const char *name = NULL, *arg = NULL;
+	struct tt_event *e;
+	__u32 atflags;
 	char c = 0;
 	__u64 t0;
 
@@ -564,13 +685,14 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 	if (!(atflags & AT_EXECVE_CHECK))
 		return 0;
 	t0 = prof_begin();
-	if (ret == -EBADF) {
+	if (vd.ret == -EBADF) {
 		prof_end(t0);
 		return 0; /* no file, no verdict (feature probes use fd -1) */
 	}
-	/* The file is only looked at for denials (the fast path stays short).
-	 * Only an empty path names the fd itself (AT_EMPTY_PATH). */
-	if (ret != 0) {
+	vd.secbits = task->cred->securebits;
+	/* The file is only looked at for refusals (the fast path stays
+	 * short).  Only an empty path names the fd itself (AT_EMPTY_PATH). */
+	if (refusal(&vd)) {
 		arg = (const char *)regs->si;
 		if (arg)
 			bpf_probe_read_user(&c, 1, arg);
@@ -578,16 +700,28 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 			f = fd_file(task, (__s64)(int)regs->di);
 		else
 			name = arg;
-		if (f)
-			mode = BPF_CORE_READ(f, f_inode, i_mode);
-		else
-			flags |= TT_EV_NO_FILE;
-		if (ret == -EACCES)
-			reason = f ? execve_check_reason(f, mode) : 0;
+		if (!f)
+			vd.flags |= TT_EV_NO_FILE;
+		if (vd.ret == -ETXTBSY)
+			vd.reason = TF_REASON_WRITE_BUSY;
+		else if (vd.ret == -EACCES && f)
+			vd.reason = execve_check_reason(f,
+					BPF_CORE_READ(f, f_inode, i_mode));
+		/* Mainline always enforces everything: would-deny = denied. */
+		vd.would = vd.reason;
 	}
-	/* Mainline always enforces everything: would-deny = denied. */
-	verdict(f, NULL, ret, -1, reason, reason, TT_SRC_EXECVE_CHECK, flags,
-		name);
+	if (verdict(&vd, &key, false) && (e = event_begin(&key, &vd))) {
+		if (f) {
+			event_inode(e, BPF_CORE_READ(f, f_inode));
+			fill_path(e, &f->f_path);
+		} else if (name) {
+			if (bpf_probe_read_user_str(e->path[0], TT_NAME_LEN,
+						    name) > 0)
+				e->depth = 1;
+			e->flags |= TT_EV_NAME_ARG;
+		}
+		event_submit(e);
+	}
 	prof_end(t0);
 	return 0;
 }

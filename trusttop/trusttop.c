@@ -29,11 +29,21 @@
 #define VERSION "0.1"
 
 enum backend_choice {
-	BK_AUTO,
+	BK_AUTO,	    /* every interface the kernel has */
 	BK_TRUSTED_FOR,	    /* tp_btf, else classic tracepoint */
 	BK_TF_BTF,
 	BK_TF_TP,
-	BK_EXECVE_CHECK,
+	BK_EXECVE_CHECK,    /* patched kernel's tracepoint, else mainline's */
+	BK_EC_TP,	    /* classic execve_check_verdict tracepoint */
+};
+
+/* The BPF programs one attempt loads (trusttop.bpf.c). */
+enum {
+	P_TF_BTF = 1 << 0,   /* tp_btf/trusted_for_verdict */
+	P_TF_TP = 1 << 1,    /* tracepoint trusted_for/trusted_for_verdict */
+	P_EC_BTF = 1 << 2,   /* tp_btf/execve_check_verdict */
+	P_EC_TP = 1 << 3,    /* tracepoint trusted_for/execve_check_verdict */
+	P_EC_EXIT = 1 << 4,  /* tracepoint syscalls/sys_exit_execveat */
 };
 
 static volatile sig_atomic_t stop_sig;
@@ -73,12 +83,15 @@ static void usage(FILE *f)
 "  -p, --per-process      one row per process instead of per interpreter\n"
 "  -u, --user USER        only this user (name or uid)\n"
 "  -f, --filter TEXT      only rows whose exe, comm or last file contain TEXT\n"
+"  -a, --api NAME         only one interface: trusted_for, execve_check\n"
+"                         (default all)\n"
 "      --backend NAME     auto trusted_for trusted_for-btf trusted_for-tp\n"
-"                         execve_check (default auto)\n"
+"                         execve_check execve_check-tp (default auto: every\n"
+"                         interface the kernel has)\n"
 "      --no-color         monochrome (also when NO_COLOR is set)\n"
 "  -h, --help             this help;  -V, --version\n"
 "Keys: q quit, space pause, < > s sort, r reverse, / filter, u user,\n"
-"      p per-process, h ? help, Ctrl-L redraw.\n"
+"      a interface, p per-process, h ? help, Ctrl-L redraw.\n"
 "Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privileges,\n"
 "             4 no usable kernel interface.\n");
 }
@@ -124,6 +137,7 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		{ "per-process", no_argument, NULL, 'p' },
 		{ "user", required_argument, NULL, 'u' },
 		{ "filter", required_argument, NULL, 'f' },
+		{ "api", required_argument, NULL, 'a' },
 		{ "backend", required_argument, NULL, 'B' },
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
@@ -133,7 +147,7 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 	char *end;
 	int c, s;
 
-	while ((c = getopt_long(argc, argv, "bjn:d:s:rpu:f:hV", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "bjn:d:s:rpu:f:a:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			a->batch = true;
@@ -176,6 +190,12 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		case 'f':
 			snprintf(a->filter, sizeof(a->filter), "%s", optarg);
 			break;
+		case 'a':
+			s = tt_api_parse(optarg);
+			if (s < 0)
+				return bad_arg("--api", optarg, "unknown interface: use trusted_for, execve_check or all");
+			a->api = (unsigned int)s;
+			break;
 		case 'B':
 			if (!strcmp(optarg, "auto"))
 				*bk = BK_AUTO;
@@ -187,8 +207,10 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 				*bk = BK_TF_TP;
 			else if (!strcmp(optarg, "execve_check"))
 				*bk = BK_EXECVE_CHECK;
+			else if (!strcmp(optarg, "execve_check-tp"))
+				*bk = BK_EC_TP;
 			else {
-				return bad_arg("--backend", optarg, "unknown: use auto, trusted_for, trusted_for-btf, trusted_for-tp or execve_check");
+				return bad_arg("--backend", optarg, "unknown: use auto, trusted_for, trusted_for-btf, trusted_for-tp, execve_check or execve_check-tp");
 			}
 			break;
 		case 'C':
@@ -262,17 +284,13 @@ static bool tracepoint_exists(const char *cat, const char *name)
 	return !access(p, R_OK);
 }
 
-static bool btf_has_trusted_for_tp(void)
+/* Does the kernel's BTF describe the tracepoint @name (for tp_btf)? */
+static bool btf_has_tp(const struct btf *btf, const char *name)
 {
-	struct btf *btf = btf__load_vmlinux_btf();
-	bool found;
+	char type[96];
 
-	if (!btf)
-		return false;
-	found = btf__find_by_name_kind(btf, "btf_trace_trusted_for_verdict",
-				       BTF_KIND_TYPEDEF) >= 0;
-	btf__free(btf);
-	return found;
+	snprintf(type, sizeof(type), "btf_trace_%s", name);
+	return btf && btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF) >= 0;
 }
 
 static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
@@ -284,8 +302,47 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return 0;
 }
 
+/* The programs of @progs, for messages. */
+static const char *progs_name(unsigned int progs)
+{
+	switch (progs) {
+	case P_TF_BTF: return "tp_btf/trusted_for_verdict";
+	case P_TF_TP: return "tracepoint trusted_for_verdict";
+	case P_TF_BTF | P_EC_BTF: return "tp_btf/trusted_for_verdict, tp_btf/execve_check_verdict";
+	case P_TF_TP | P_EC_TP: return "tracepoints trusted_for_verdict, execve_check_verdict";
+	case P_EC_BTF: return "tp_btf/execve_check_verdict";
+	case P_EC_TP: return "tracepoint execve_check_verdict";
+	default: return "tracepoint sys_exit_execveat";
+	}
+}
+
+/* How trusttop names what it follows (-b, --json: "backend"). */
+static const char *backend_label(unsigned int progs)
+{
+	switch (progs) {
+	case P_TF_BTF: return "trusted_for (tp_btf)";
+	case P_TF_TP: return "trusted_for (tracepoint)";
+	case P_TF_BTF | P_EC_BTF: return "trusted_for+execve_check (tp_btf)";
+	case P_TF_TP | P_EC_TP: return "trusted_for+execve_check (tracepoint)";
+	case P_EC_BTF: return "execve_check (tp_btf)";
+	case P_EC_TP: return "execve_check (tracepoint)";
+	default: return "execve_check";
+	}
+}
+
+/* The same for the terminal's header, which must fit in 80 columns:
+ * both interfaces by the API column's names. */
+static const char *backend_label_ui(unsigned int progs)
+{
+	switch (progs) {
+	case P_TF_BTF | P_EC_BTF: return "tf+check (tp_btf)";
+	case P_TF_TP | P_EC_TP: return "tf+check (tracepoint)";
+	default: return backend_label(progs);
+	}
+}
+
 /* Open, load and attach one flavour. Returns NULL with a message on failure. */
-static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
+static struct trusttop_bpf *load(unsigned int progs, bool per_process,
 				 char *err, size_t errsz)
 {
 	struct trusttop_bpf *skel = trusttop_bpf__open();
@@ -296,9 +353,11 @@ static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
 		snprintf(err, errsz, "cannot open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
-	bpf_program__set_autoload(skel->progs.tf_verdict_btf, which == BK_TF_BTF);
-	bpf_program__set_autoload(skel->progs.tf_verdict_tp, which == BK_TF_TP);
-	bpf_program__set_autoload(skel->progs.execveat_exit, which == BK_EXECVE_CHECK);
+	bpf_program__set_autoload(skel->progs.tf_verdict_btf, progs & P_TF_BTF);
+	bpf_program__set_autoload(skel->progs.tf_verdict_tp, progs & P_TF_TP);
+	bpf_program__set_autoload(skel->progs.ec_verdict_btf, progs & P_EC_BTF);
+	bpf_program__set_autoload(skel->progs.ec_verdict_tp, progs & P_EC_TP);
+	bpf_program__set_autoload(skel->progs.execveat_exit, progs & P_EC_EXIT);
 	skel->rodata->per_process = per_process;
 	skel->rodata->self_tgid = (__u32)getpid();
 	e = trusttop_bpf__load(skel);
@@ -309,10 +368,7 @@ static struct trusttop_bpf *load(enum backend_choice which, bool per_process,
 	}
 	if (e) {
 		snprintf(err, errsz, "cannot %s the BPF programs (%s): %s", stage,
-			 which == BK_TF_BTF ? "tp_btf/trusted_for_verdict" :
-			 which == BK_TF_TP ? "tracepoint trusted_for_verdict" :
-					     "tracepoint sys_exit_execveat",
-			 strerror(-e));
+			 progs_name(progs), strerror(-e));
 		trusttop_bpf__destroy(skel);
 		return NULL;
 	}
@@ -339,6 +395,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	if (!(e->flags & TT_EV_DENIED))
 		return 0;
 	k.uid = e->uid;
+	k.api = e->source;
 	memcpy(k.exe, e->exe, TT_EXE_LEN);
 	memcpy(k.comm, e->comm, TT_COMM_LEN);
 	row = tt_table_get(&a->interp, &k);
@@ -386,7 +443,8 @@ static int read_map(int fd, int counts_fd, int names_fd, struct tt_table *t)
 			: bpf_map_lookup_elem(counts_fd, &slot, &c);
 
 		if (e == 0) {
-			struct tt_key k = { .uid = next.uid, .tgid = next.tgid };
+			struct tt_key k = { .uid = next.uid, .tgid = next.tgid,
+					    .api = next.api };
 			const char *name = exe_name(names_fd, &next.exe);
 
 			if (!name)
@@ -461,7 +519,10 @@ static int tick(struct tt_app *a, struct trusttop_bpf *skel,
 	a->now = wall_now();
 	tt_table_tick(&a->interp, a->elapsed);
 	tt_table_tick(&a->procs, a->elapsed);
-	tt_table_totals(&a->interp, &a->total, &a->total_delta);
+	tt_table_totals(&a->interp, 0, &a->total, &a->total_delta);
+	for (unsigned int api = 1; api < 3; api++)
+		tt_table_totals(&a->interp, api, &a->api_total[api],
+				&a->api_delta[api]);
 	a->rb_drops = skel->bss->rb_drops;
 	a->map_full = skel->bss->map_full;
 	a->pmap_full = skel->bss->pmap_full;
@@ -485,7 +546,9 @@ int main(int argc, char **argv)
 {
 	static struct tt_app app; /* big (recent events): not on the stack */
 	struct tt_app *a = &app;
-	enum backend_choice bk = BK_AUTO, order[3];
+	enum backend_choice bk = BK_AUTO;
+	unsigned int order[3];
+	struct btf *btf;
 	struct trusttop_bpf *skel = NULL;
 	struct ring_buffer *rb = NULL;
 	struct overhead ov = { 0 };
@@ -493,7 +556,7 @@ int main(int argc, char **argv)
 	char err[256] = "", err2[256] = "";
 	double last, next;
 	int norder = 0, rc = TT_EXIT_OK;
-	bool want_tf, want_ec, has_btf_tp, has_tp, has_ec, has_ec_tp;
+	bool want_tf, want_ec, tf_btf, tf_tp, ec_btf, ec_tp, has_ec, ec_exit;
 
 	a->delay = 1;
 	a->uid = -1;
@@ -516,20 +579,37 @@ int main(int argc, char **argv)
 		       a->kernel, sizeof(a->kernel));
 	libbpf_set_print(quiet_print);
 
-	/* Probe what the running kernel offers. */
-	want_tf = bk == BK_AUTO || bk == BK_TRUSTED_FOR || bk == BK_TF_BTF || bk == BK_TF_TP;
-	want_ec = bk == BK_AUTO || bk == BK_EXECVE_CHECK;
-	has_btf_tp = want_tf && bk != BK_TF_TP && btf_has_trusted_for_tp();
-	has_tp = want_tf && bk != BK_TF_BTF &&
-		 tracepoint_exists("trusted_for", "trusted_for_verdict");
-	has_ec = want_ec && tf_kernel_has_execve_check();
-	has_ec_tp = has_ec && tracepoint_exists("syscalls", "sys_exit_execveat");
-	if (has_btf_tp)
-		order[norder++] = BK_TF_BTF;
-	if (has_tp)
-		order[norder++] = BK_TF_TP;
-	if (has_ec_tp && !has_btf_tp && !has_tp)
-		order[norder++] = BK_EXECVE_CHECK;
+	/* Probe what the running kernel offers: the patched kernel's two
+	 * tracepoints (through BTF, else tracefs), or mainline's
+	 * AT_EXECVE_CHECK seen at the syscall's exit. */
+	want_tf = bk != BK_EXECVE_CHECK && bk != BK_EC_TP;
+	want_ec = bk == BK_AUTO || bk == BK_EXECVE_CHECK || bk == BK_EC_TP;
+	btf = btf__load_vmlinux_btf(); /* NULL without BTF: no tp_btf */
+	tf_btf = want_tf && bk != BK_TF_TP && btf_has_tp(btf, "trusted_for_verdict");
+	tf_tp = want_tf && bk != BK_TF_BTF &&
+		tracepoint_exists("trusted_for", "trusted_for_verdict");
+	ec_btf = want_ec && bk != BK_EC_TP && btf_has_tp(btf, "execve_check_verdict");
+	ec_tp = want_ec && tracepoint_exists("trusted_for", "execve_check_verdict");
+	btf__free(btf);
+	has_ec = want_ec && bk != BK_EC_TP && !ec_btf && !ec_tp &&
+		 tf_kernel_has_execve_check();
+	ec_exit = has_ec && tracepoint_exists("syscalls", "sys_exit_execveat");
+	/* Both interfaces of the patched kernel in one load (tp_btf first);
+	 * with --backend execve_check, its tracepoint alone; mainline's
+	 * syscall exit when there is neither. */
+	if (want_tf) {
+		if (tf_btf)
+			order[norder++] = P_TF_BTF | (ec_btf ? P_EC_BTF : 0);
+		if (tf_tp)
+			order[norder++] = P_TF_TP | (ec_tp ? P_EC_TP : 0);
+	} else {
+		if (ec_btf)
+			order[norder++] = P_EC_BTF;
+		if (ec_tp)
+			order[norder++] = P_EC_TP;
+	}
+	if (!norder && ec_exit)
+		order[norder++] = P_EC_EXIT;
 	if (!norder) {
 		/* One line: what is missing, for each backend asked for. */
 		const char *no_tf = bk == BK_TF_BTF ?
@@ -540,7 +620,10 @@ int main(int argc, char **argv)
 			"no execveat(AT_EXECVE_CHECK) (needs Linux >= 6.14)" :
 			"AT_EXECVE_CHECK but no syscall tracepoints (sys_exit_execveat: needs CONFIG_FTRACE_SYSCALLS and tracefs)";
 
-		if (bk == BK_EXECVE_CHECK)
+		if (bk == BK_EC_TP)
+			fprintf(stderr, "trusttop: backend execve_check-tp unavailable on kernel %s: no execve_check_verdict tracepoint (needs the trustfor-patched kernel with AT_EXECVE_CHECK and CONFIG_TRACING)\n",
+				a->kernel);
+		else if (bk == BK_EXECVE_CHECK)
 			fprintf(stderr, "trusttop: backend execve_check unavailable on kernel %s: %s\n",
 				a->kernel, no_ec);
 		else if (bk != BK_AUTO)
@@ -555,18 +638,25 @@ int main(int argc, char **argv)
 	for (int i = 0; i < norder && !skel; i++) {
 		skel = load(order[i], a->per_process || !a->batch, i ? err2 : err,
 			    sizeof(err));
-		if (skel)
-			a->backend = order[i] == BK_TF_BTF ? "trusted_for (tp_btf)" :
-				     order[i] == BK_TF_TP ? "trusted_for (tracepoint)" :
-							    "execve_check";
+		if (skel) {
+			a->backend = backend_label(order[i]);
+			a->backend_ui = backend_label_ui(order[i]);
+			if (order[i] & (P_TF_BTF | P_TF_TP))
+				a->apis |= 1u << TT_SRC_TRUSTED_FOR;
+			if (order[i] & (P_EC_BTF | P_EC_TP | P_EC_EXIT))
+				a->apis |= 1u << TT_SRC_EXECVE_CHECK;
+		}
 	}
 	if (!skel) {
 		fprintf(stderr, "trusttop: %s%s%s (set TRUSTTOP_DEBUG=1 for libbpf's log)\n",
 			err, *err2 ? "; fallback: " : "", err2);
 		return TT_EXIT_FAIL;
 	}
-	if (!strcmp(a->backend, "execve_check"))
-		a->policy_note = "n/a (AT_EXECVE_CHECK enforces all)";
+	/* fs.trust_policy governs trusted_for(2) only; AT_EXECVE_CHECK
+	 * refuses what execve() would, and the caller's securebits decide
+	 * whether it enforces the refusal. */
+	if (!(a->apis & (1u << TT_SRC_TRUSTED_FOR)))
+		a->policy_note = "n/a (AT_EXECVE_CHECK: the caller's securebits decide)";
 	else if (tf_policy_read(&a->policy))
 		a->policy = -1;
 

@@ -11,14 +11,18 @@
 #define TT_NAME_LEN 48	  /* one path component in an event */
 #define TT_PATH_DEPTH 6	  /* components kept, innermost first */
 
-/* Deny-reason slots: the 4 reason bits, then "other" (EACCES, no known bit). */
-#define TT_NREASON 5
-#define TT_REASON_OTHER 4
+/* Deny-reason slots: the 6 reason bits (TF_REASON_*: noexec_mount,
+ * file_perm, not_regular, pseudo_fs, write_busy, lsm), then "other" (a
+ * refusal with no known bit). */
+#define TT_NREASON 7
+#define TT_REASON_OTHER 6
 
-/* Which kernel interface an event came from. */
+/* Which kernel interface a verdict came from (rows and events). */
 enum tt_source {
-	TT_SRC_TRUSTED_FOR = 1, /* trusted_for_verdict tracepoint */
-	TT_SRC_EXECVE_CHECK = 2, /* execveat(AT_EXECVE_CHECK) syscall exit */
+	TT_SRC_TRUSTED_FOR = 1,	 /* trusted_for(2): trusted_for_verdict */
+	TT_SRC_EXECVE_CHECK = 2, /* execveat(AT_EXECVE_CHECK): the
+				  * execve_check_verdict tracepoint of the
+				  * patched kernel, or mainline's syscall exit */
 };
 
 /* Event flags. */
@@ -27,6 +31,7 @@ enum tt_source {
 #define TT_EV_PATH_TRUNC 0x4	/* more components above path[depth-1] */
 #define TT_EV_NO_FILE 0x8	/* file unknown: only dev/ino or the name */
 #define TT_EV_NAME_ARG 0x10	/* path[0] is the execveat() path argument */
+#define TT_EV_SECBITS 0x20	/* secbits holds the caller's securebits */
 
 /* Self-profiling, per CPU: every TT_PROF_EVERY-th program run is timed, so
  * trusttop can show its own cost without enabling the kernel's global BPF
@@ -38,12 +43,14 @@ struct tt_prof {
 	__u64 ns;	/* time of the timed runs */
 };
 
-/* A row: one interpreter (exe basename + comm) run by one uid. */
+/* A row: one interpreter (exe basename + comm) run by one uid, through
+ * one interface. */
 struct tt_key {
 	__u32 uid;
 	__u32 tgid; /* 0 in the per-interpreter rows */
 	char exe[TT_EXE_LEN];
 	char comm[TT_COMM_LEN];
+	__u32 api;  /* enum tt_source */
 };
 
 /*
@@ -72,6 +79,8 @@ struct tt_bkey {
 	__u32 tgid; /* 0 in the per-interpreter map */
 	struct tt_exe_id exe; /* all zero: no executable (kernel thread) */
 	char comm[TT_COMM_LEN];
+	__u32 api;  /* enum tt_source */
+	__u32 pad;  /* zero: the key is compared as 6 words */
 };
 
 struct tt_exe_name {
@@ -103,6 +112,8 @@ struct tt_event {
 	__s32 policy; /* -1: not known (AT_EXECVE_CHECK backend) */
 	__u32 reason;
 	__u32 would_deny;
+	__u32 secbits; /* the caller's securebits (AT_EXECVE_CHECK) */
+	__u32 pad;
 	__u16 flags;
 	__u8 source;
 	__u8 depth;  /* path components filled */

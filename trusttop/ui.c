@@ -80,6 +80,7 @@ static void draw_help(void)
 		"  r          reverse the sort order",
 		"  /          filter rows (exe, comm, file); empty clears",
 		"  u          only one user (name or uid); empty clears",
+		"  a          only trusted_for (tf), only AT_EXECVE_CHECK (check), all",
 		"  p          per-process rows / per-interpreter rows",
 		"  h ?        this help",
 		"  Ctrl-L     redraw the screen",
@@ -123,15 +124,23 @@ static void fmt_clock(double wall, char *out, size_t n)
 	strftime(out, n, "%H:%M:%S", &tm);
 }
 
+/* The API column: "tf" (trusted_for), "check" (AT_EXECVE_CHECK). */
+static const char *api_short(unsigned int api)
+{
+	return api == TT_SRC_TRUSTED_FOR ? "tf" :
+	       api == TT_SRC_EXECVE_CHECK ? "check" : "?";
+}
+
 /* Column layout for the current width. */
 struct cols {
-	int interp, user, rate, allowed, denied, pct, reason, would, file;
+	int interp, api, user, rate, allowed, denied, pct, reason, would, file;
 };
 
 static void layout(struct cols *c)
 {
 	int fixed;
 
+	c->api = 5;
 	c->user = 7;
 	c->rate = 8;
 	c->allowed = 7;
@@ -139,8 +148,8 @@ static void layout(struct cols *c)
 	c->pct = 5;
 	c->reason = 12;
 	c->would = 5;
-	fixed = c->user + c->rate + c->allowed + c->denied + c->pct + c->reason +
-		c->would + 8; /* separators */
+	fixed = c->api + c->user + c->rate + c->allowed + c->denied + c->pct +
+		c->reason + c->would + 9; /* separators */
 	c->interp = COLS - fixed - 12;
 	if (c->interp > 24)
 		c->interp = 24;
@@ -190,8 +199,9 @@ void tt_ui_draw(struct tt_app *a)
 		snprintf(policy, sizeof(policy), "%d", a->policy);
 	else
 		snprintf(policy, sizeof(policy), "%s", a->policy_note ? "n/a" : "?");
-	snprintf(line, sizeof(line), "trusttop %s%s  kernel %s  backend %s  policy %s",
-		 clock, a->paused ? " [PAUSED]" : "", a->kernel, a->backend, policy);
+	snprintf(line, sizeof(line), "trusttop %s%s  kernel %s  policy %s  backend %s",
+		 clock, a->paused ? " [PAUSED]" : "", a->kernel, policy,
+		 a->backend_ui ? a->backend_ui : a->backend);
 	attron(A_BOLD);
 	put(y++, 0, line);
 	attroff(A_BOLD);
@@ -210,6 +220,9 @@ void tt_ui_draw(struct tt_app *a)
 		 a->self_cpu_pct, a->bpf_cpu_pct, tt_sort_name(a->sort),
 		 a->reverse ? " (rev)" : "", a->filter[0] ? "  filter " : "",
 		 a->filter);
+	if (a->api)
+		snprintf(line + strlen(line), sizeof(line) - strlen(line),
+			 "  api %s", tt_api_name(a->api));
 	put(y++, 0, line);
 	if (a->uid >= 0) {
 		snprintf(line, sizeof(line), "  user %s", tt_user_name((uint32_t)a->uid));
@@ -218,8 +231,8 @@ void tt_ui_draw(struct tt_app *a)
 	attroff(attr(C_HEAD, A_NORMAL));
 
 	layout(&c);
-	snprintf(line, sizeof(line), "%-*.*s %-*.*s %*s %*s %*s %*s %-*s %*s %-*.*s",
-		 c.interp, c.interp, "INTERPRETER",
+	snprintf(line, sizeof(line), "%-*.*s %-*s %-*.*s %*s %*s %*s %*s %-*s %*s %-*.*s",
+		 c.interp, c.interp, "INTERPRETER", c.api, "API",
 		 c.user, c.user, a->per_process ? "PID" : "USER", c.rate, "CHECKS/s", c.allowed, "ALLOWED",
 		 c.denied, "DENIED", c.pct, "DENY%", c.reason, "TOP REASON",
 		 c.would, "WOULD", c.file, c.file, "LAST DENIED FILE");
@@ -259,8 +272,9 @@ void tt_ui_draw(struct tt_app *a)
 			snprintf(who, sizeof(who), "%s", tt_user_name(r->key.uid));
 		tt_escape(r->last_file[0] ? r->last_file : "-", esc, sizeof(esc));
 		fit_tail(esc, c.file, file, sizeof(file));
-		snprintf(line, sizeof(line), "%-*.*s %-*.*s %*.1f %*s %*s %*.1f %-*s %*s %-*.*s",
-			 c.interp, c.interp, name, c.user, c.user, who, c.rate, r->rate,
+		snprintf(line, sizeof(line), "%-*.*s %-*s %-*.*s %*.1f %*s %*s %*.1f %-*s %*s %-*.*s",
+			 c.interp, c.interp, name, c.api, api_short(r->key.api),
+			 c.user, c.user, who, c.rate, r->rate,
 			 c.allowed, tt_fmt_count(r->cur.allowed, c.allowed, n1, sizeof(n1)),
 			 c.denied, tt_fmt_count(r->cur.denied, c.denied, n2, sizeof(n2)),
 			 c.pct, tt_deny_pct(&r->cur), c.reason, tt_reason_slot_name(top),
@@ -297,9 +311,10 @@ void tt_ui_draw(struct tt_app *a)
 			tt_reason_bits_str(denied ? r->ev.reason : r->ev.would_deny,
 					   denied, why, sizeof(why));
 			tt_escape(r->path, esc, sizeof(esc));
-			snprintf(line, sizeof(line), "%s %6u %-14.14s %-5s %-12.12s %s",
-				 clock, r->ev.tgid, name, denied ? "DENY" : "would",
-				 why, fit_tail(esc, COLS - 50, file, sizeof(file)));
+			snprintf(line, sizeof(line), "%s %6u %-14.14s %-5s %-5s %-12.12s %s",
+				 clock, r->ev.tgid, name, api_short(r->ev.source),
+				 denied ? "DENY" : "would", why,
+				 fit_tail(esc, COLS - 56, file, sizeof(file)));
 			attron(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
 			put(y++, 0, line);
 			attroff(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
@@ -318,7 +333,7 @@ void tt_ui_draw(struct tt_app *a)
 	} else if (ui.msg[0]) {
 		snprintf(line, sizeof(line), "%s", ui.msg);
 	} else {
-		snprintf(line, sizeof(line), "q quit  space pause  < > s sort  / filter  u user  p per-process  h help");
+		snprintf(line, sizeof(line), "q quit  space pause  < > s sort  / filter  u user  a api  p per-process  h help");
 	}
 	put(LINES - 1, 0, line);
 	attroff(attr(C_STATUS, A_REVERSE));
@@ -425,6 +440,11 @@ bool tt_ui_input(struct tt_app *a)
 			break;
 		case 'u':
 			start_prompt(P_USER);
+			break;
+		case 'a':
+			/* all -> trusted_for -> execve_check -> all */
+			a->api = (a->api + 1) % 3;
+			tt_shown_rebuild(a);
 			break;
 		case 'p':
 			a->per_process = !a->per_process;

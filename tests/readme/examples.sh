@@ -149,7 +149,7 @@ c_trusttop_json() {
 	t_eq "$cmd: exit status (backend $backend)" "$(trusttop_rc)" "$rc"
 	[ "$backend" = none ] && return
 	t_eq "$cmd: backend (probe: $backend)" "$backend" \
-		"$(jq -r '.backend | split(" ")[0]' <<< "$out" 2>&1)"
+		"$(jq -r '.backend | split(" ")[0] | split("+")[0]' <<< "$out" 2>&1)"
 }
 
 # The captured log, counted without our tool.

@@ -31,6 +31,8 @@ expect "-n -1" 2 "^trusttop: -n '-1': .*whole number" "$TRUSTTOP" -b -n -1
 expect "--sort" 2 "^trusttop: --sort 'size': unknown key: use rate" "$TRUSTTOP" -b --sort size
 expect "--backend" 2 "^trusttop: --backend 'ebpf': unknown: use auto" "$TRUSTTOP" -b --backend ebpf
 expect "--user" 2 "^trusttop: --user 'no-such-user-x': no such user" "$TRUSTTOP" -b -u no-such-user-x
+expect "--api" 2 "^trusttop: --api 'execve': unknown interface: use trusted_for, execve_check or all$" \
+	"$TRUSTTOP" -b --api execve
 # Hostile bytes in an argument are shown escaped, never raw (ESC, BEL, RLO).
 expect "-n hostile" 2 "^trusttop: -n '1\\\\x1b\\[2J\\\\xe2\\\\x80\\\\xae': .*whole number" \
 	"$TRUSTTOP" -b -n "$(printf '1\033[2J\342\200\256')"
@@ -63,6 +65,11 @@ else
 		"^trusttop: backend trusted_for unavailable on kernel [^ ]+: no trusted_for_verdict tracepoint \(needs the trustfor-patched kernel\)$" \
 		"$TRUSTTOP" -b -n 1 --backend trusted_for
 fi
+# The patched kernel's execve_check_verdict tracepoint asked for by name:
+# hidden with the rest of /sys/kernel, so missing on every kernel.
+expect "--backend execve_check-tp without its tracepoint" 4 \
+	"^trusttop: backend execve_check-tp unavailable on kernel [^ ]+: no execve_check_verdict tracepoint \(needs the trustfor-patched kernel" \
+	unshare -m sh -c "mount -t tmpfs -o ro,size=4k tt-mask /sys/kernel && exec '$TRUSTTOP' -b -n 1 --backend execve_check-tp"
 # A kernel with no backend at all (Debian 12's 6.1): here, with tracefs and
 # BTF hidden under an empty read-only /sys/kernel, no backend can be found
 # (on a mainline kernel, AT_EXECVE_CHECK then lacks its tracepoints).

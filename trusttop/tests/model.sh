@@ -8,7 +8,8 @@
 # Needs WORKLOAD (tt-workload, whose -P probes the kernel on its own).
 
 # Reason bits (lib/trustedfor.h) and trusttop's slot names, in slot order.
-TT_NOEXEC=1 TT_PERM=2 TT_NOTREG=4 TT_PSEUDO=8
+TT_NOEXEC=1 TT_PERM=2 TT_NOTREG=4 TT_PSEUDO=8 TT_BUSY=16
+TT_BITS="1 2 4 8 16 32"
 
 # tt_detect: BK = the backend trusttop's auto mode must pick here:
 # "trusted_for", "execve_check" or "none" (then TT_WHY says why).
@@ -48,6 +49,9 @@ tt_policy() {
 #   noexec  regular, mode 0755, owned by root, on a noexec mount
 #   dir     a directory on an exec mount
 #   proc    /proc/version (procfs, mode 0444)
+#   busy    as exec, but the checker holds it open for writing (tt-workload
+#           -W): execve(2) refuses it (ETXTBSY); trusted_for(2) does not
+#           look at writers
 # tt_model BACKEND POLICY KIND: sets M_DENY (reason bits of the refusal, 0
 # when allowed) and M_WOULD (what trusttop reports as would-deny).
 tt_model() {
@@ -59,6 +63,7 @@ tt_model() {
 		# else file_perm. Would-deny = denied.
 		case $3 in
 		exec) M_DENY=0 ;;
+		busy) M_DENY=$TT_BUSY ;;
 		noperm) M_DENY=$TT_PERM ;;
 		noexec) M_DENY=$TT_NOEXEC ;;
 		dir) M_DENY=$TT_NOTREG ;;
@@ -100,11 +105,11 @@ tt_tf_static() {
 # Expected figures of one row (interpreter), added up file by file:
 #   row_reset; row_add BACKEND POLICY KIND COUNT...
 # E_ALLOWED E_DENIED E_WOULD E_EVENTS (denials + would-deny events),
-# E_D1 E_D2 E_D4 E_D8 (denials per reason bit), E_W1.. (would-deny),
+# E_D1 E_D2 E_D4 .. E_D32 (denials per reason bit), E_W1.. (would-deny),
 # E_LAST (kind of the last denied file, empty when none).
 row_reset() {
 	E_ALLOWED=0 E_DENIED=0 E_WOULD=0 E_EVENTS=0 E_LAST=
-	for b in 1 2 4 8; do eval "E_D$b=0 E_W$b=0"; done
+	for b in $TT_BITS; do eval "E_D$b=0 E_W$b=0"; done
 }
 row_add() {
 	tt_model "$1" "$2" "$3"
@@ -116,17 +121,18 @@ row_add() {
 	fi
 	[ "$M_WOULD" -ne 0 ] && E_WOULD=$((E_WOULD + n))
 	[ "$M_DENY" -ne 0 ] || [ "$M_WOULD" -ne 0 ] && E_EVENTS=$((E_EVENTS + n))
-	for b in 1 2 4 8; do
+	for b in $TT_BITS; do
 		[ $((M_DENY & b)) -ne 0 ] && eval "E_D$b=\$((E_D$b + n))"
 		[ $((M_WOULD & b)) -ne 0 ] && eval "E_W$b=\$((E_W$b + n))"
 	done
 	return 0
 }
 # row_top: the most frequent deny reason (ties: the first in slot order
-# noexec_mount, file_perm, not_regular, pseudo_fs), "-" when none denied.
+# noexec_mount, file_perm, not_regular, pseudo_fs, write_busy, lsm), "-"
+# when none denied.
 row_top() {
 	best=- max=0
-	for b in 1 2 4 8; do
+	for b in $TT_BITS; do
 		eval "v=\$E_D$b"
 		if [ "$v" -gt "$max" ]; then max=$v best=$(tt_reason_name "$b"); fi
 	done
@@ -136,6 +142,7 @@ tt_reason_name() {
 	case $1 in
 	1) echo noexec_mount ;; 2) echo file_perm ;;
 	4) echo not_regular ;; 8) echo pseudo_fs ;;
+	16) echo write_busy ;; 32) echo lsm ;;
 	esac
 }
 # row_pct: deny% with one decimal, as trusttop prints it.
@@ -146,17 +153,35 @@ row_pct() {
 # tt_verdicts: "allowed A denied D errors 0" as tt-workload prints it.
 row_verdicts() { echo "allowed $E_ALLOWED denied $E_DENIED errors 0"; }
 
-# tt_backend_label BACKEND: how trusttop names the backend it loaded.
+# tt_backend_label BACKEND: how trusttop names the backend it loaded in
+# auto mode: on the patched kernel with AT_EXECVE_CHECK (patches 6-9, whose
+# execve_check_verdict tracepoint comes with it), both interfaces at once.
 tt_backend_label() {
 	case $1 in
-	trusted_for) echo "trusted_for (tp_btf)" ;;
+	trusted_for)
+		case " $("$WORKLOAD" -P) " in
+		*" execve_check "*) echo "trusted_for+execve_check (tp_btf)" ;;
+		*) echo "trusted_for (tp_btf)" ;;
+		esac ;;
 	*) echo "$1" ;;
+	esac
+}
+# tt_backend_label_ui BACKEND: the same in the terminal's header.
+tt_backend_label_ui() {
+	tt_backend_label "$1" | sed 's/^trusted_for+execve_check /tf+check /'
+}
+# tt_api_short BACKEND: the terminal view's API column ("tf", "check") for
+# tt-workload's checks, which go through the backend tt_detect found.
+tt_api_short() {
+	case $1 in
+	trusted_for) echo tf ;;
+	*) echo check ;;
 	esac
 }
 # tt_reasons BITS: "noexec_mount,file_perm,..." in bit order, "-" for 0.
 tt_reasons() {
 	s=
-	for b in 1 2 4 8; do
+	for b in $TT_BITS; do
 		[ $(($1 & b)) -ne 0 ] && s=${s:+$s,}$(tt_reason_name "$b")
 	done
 	echo "${s:--}"

@@ -110,6 +110,8 @@ static void test_deny_pct_and_top_reason(void **state)
 	assert_int_equal(tt_top_reason(&c), 3);
 	assert_string_equal(tt_reason_slot_name(3), "pseudo_fs");
 	assert_string_equal(tt_reason_slot_name(TT_REASON_OTHER), "other");
+	assert_string_equal(tt_reason_slot_name(4), "write_busy");
+	assert_string_equal(tt_reason_slot_name(5), "lsm");
 }
 
 static void test_totals(void **state)
@@ -123,10 +125,53 @@ static void test_totals(void **state)
 	tt_table_set(&t, &k1, &c1);
 	tt_table_set(&t, &k2, &c2);
 	tt_table_tick(&t, 1);
-	tt_table_totals(&t, &tot, &dt);
+	tt_table_totals(&t, 0, &tot, &dt);
 	assert_int_equal(tot.allowed, 11);
 	assert_int_equal(tot.denied, 22);
 	assert_int_equal(dt.checks, 33);
+	tt_table_free(&t);
+}
+
+/* One interpreter through both interfaces: two rows, each interface's
+ * totals its own, and the filter by interface (issue 11). */
+static void test_api_rows(void **state)
+{
+	struct tt_table t;
+	struct tt_key tf = key("python3", "python3", 0), ec = tf;
+	struct tt_counts c1 = counts(1, 2), c2 = counts(10, 20), tot, dt;
+	struct tt_row *r1, *r2;
+
+	(void)state;
+	tf.api = TT_SRC_TRUSTED_FOR;
+	ec.api = TT_SRC_EXECVE_CHECK;
+	tt_table_init(&t);
+	tt_table_begin(&t);
+	r1 = tt_table_set(&t, &tf, &c1);
+	r2 = tt_table_set(&t, &ec, &c2);
+	assert_non_null(r1);
+	assert_non_null(r2);
+	assert_int_equal(t.n, 2);
+	assert_ptr_equal(tt_table_find(&t, &tf), &t.rows[0]);
+	assert_ptr_equal(tt_table_find(&t, &ec), &t.rows[1]);
+	tt_table_tick(&t, 1);
+	tt_table_totals(&t, TT_SRC_TRUSTED_FOR, &tot, &dt);
+	assert_int_equal(tot.allowed, 1);
+	assert_int_equal(tot.denied, 2);
+	tt_table_totals(&t, TT_SRC_EXECVE_CHECK, &tot, &dt);
+	assert_int_equal(tot.allowed, 10);
+	assert_int_equal(dt.checks, 30);
+	tt_table_totals(&t, 0, &tot, NULL);
+	assert_int_equal(tot.checks, 33);
+	assert_true(tt_row_match(&t.rows[0], NULL, -1, 0));
+	assert_true(tt_row_match(&t.rows[0], NULL, -1, TT_SRC_TRUSTED_FOR));
+	assert_false(tt_row_match(&t.rows[0], NULL, -1, TT_SRC_EXECVE_CHECK));
+	assert_true(tt_row_match(&t.rows[1], "pyth", -1, TT_SRC_EXECVE_CHECK));
+	assert_true(tt_row_cmp(&t.rows[0], &t.rows[1], TT_SORT_NAME) < 0);
+	assert_int_equal(tt_api_parse("trusted_for"), TT_SRC_TRUSTED_FOR);
+	assert_int_equal(tt_api_parse("execve_check"), TT_SRC_EXECVE_CHECK);
+	assert_int_equal(tt_api_parse("all"), 0);
+	assert_int_equal(tt_api_parse("execve"), -1);
+	assert_string_equal(tt_api_name(TT_SRC_EXECVE_CHECK), "execve_check");
 	tt_table_free(&t);
 }
 
@@ -185,13 +230,13 @@ static void test_filter(void **state)
 	memset(&r, 0, sizeof(r));
 	r.key = key("python3", "worker", 1000);
 	strcpy(r.last_file, "/srv/app/run.py");
-	assert_true(tt_row_match(&r, NULL, -1));
-	assert_true(tt_row_match(&r, "", -1));
-	assert_true(tt_row_match(&r, "pyth", -1));
-	assert_true(tt_row_match(&r, "work", -1));
-	assert_true(tt_row_match(&r, "run.py", 1000));
-	assert_false(tt_row_match(&r, "perl", -1));
-	assert_false(tt_row_match(&r, NULL, 0));
+	assert_true(tt_row_match(&r, NULL, -1, 0));
+	assert_true(tt_row_match(&r, "", -1, 0));
+	assert_true(tt_row_match(&r, "pyth", -1, 0));
+	assert_true(tt_row_match(&r, "work", -1, 0));
+	assert_true(tt_row_match(&r, "run.py", 1000, 0));
+	assert_false(tt_row_match(&r, "perl", -1, 0));
+	assert_false(tt_row_match(&r, NULL, 0, 0));
 }
 
 static bool has_control(const char *s)
@@ -542,6 +587,7 @@ int main(void)
 		cmocka_unit_test(test_rate_edge),
 		cmocka_unit_test(test_deny_pct_and_top_reason),
 		cmocka_unit_test(test_totals),
+		cmocka_unit_test(test_api_rows),
 		cmocka_unit_test(test_sort),
 		cmocka_unit_test(test_filter),
 		cmocka_unit_test(test_hostile_path),

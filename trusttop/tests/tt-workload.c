@@ -1,15 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * tt-workload: issue a known number of exec checks through libtrustedfor
- * (trusted_for(2) or AT_EXECVE_CHECK, whatever the kernel has), under a
- * chosen comm, and report what the kernel answered.
+ * (trusted_for(2) or AT_EXECVE_CHECK: libtrustedfor's default, or the one
+ * -a names), under a chosen comm, and report what the kernel answered.
  *
- *   tt-workload [-c COMM] [-n COUNT] FILE...
+ *   tt-workload [-c COMM] [-n COUNT] [-a API] [-S SECBITS] [-W] FILE...
  *   tt-workload -P
  *
- * Each FILE is opened once and checked COUNT times (default 1). Prints
- * "allowed A denied D errors E" and exits 0, or 2 on bad usage, 1 when a
- * FILE cannot be opened.
+ * Each FILE is opened once (-W: read-write, so that execve(2) would find
+ * it busy) and checked COUNT times (default 1). -a trusted_for or
+ * execve_check picks the interface; -S sets the securebits first
+ * (prctl(PR_SET_SECUREBITS), a number such as 0x100). Prints
+ * "allowed A denied D errors E", where a denial is a refusal of the file
+ * (EACCES, EPERM, or ETXTBSY from AT_EXECVE_CHECK), and exits 0, or 2 on
+ * bad usage, 1 when a FILE cannot be opened or the interface or the
+ * securebits are refused.
  *
  * -P prints what the running kernel offers, probed here without
  * libtrustedfor so that the tests have their own opinion: "trusted_for"
@@ -51,14 +56,40 @@ static int probe(void)
 
 int main(int argc, char **argv)
 {
-	unsigned long count = 1, allowed = 0, denied = 0, errors = 0;
+	unsigned long count = 1, allowed = 0, denied = 0, errors = 0, bits;
+	enum tf_api api = TF_API_DEFAULT;
+	int c, oflags = O_RDONLY | O_CLOEXEC;
 	char *end;
-	int c;
 
-	while ((c = getopt(argc, argv, "c:n:P")) != -1) {
+	while ((c = getopt(argc, argv, "c:n:a:S:WP")) != -1) {
 		switch (c) {
 		case 'P':
 			return probe();
+		case 'a':
+			if (!strcmp(optarg, "trusted_for")) {
+				api = TF_API_TRUSTED_FOR;
+			} else if (!strcmp(optarg, "execve_check")) {
+				api = TF_API_EXECVE_CHECK;
+			} else {
+				fprintf(stderr, "tt-workload: -a '%s': use trusted_for or execve_check\n", optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			errno = 0;
+			bits = strtoul(optarg, &end, 0);
+			if (errno || end == optarg || *end) {
+				fprintf(stderr, "tt-workload: -S '%s': give the securebits as a number\n", optarg);
+				return 2;
+			}
+			if (prctl(PR_SET_SECUREBITS, bits, 0, 0, 0)) {
+				perror("tt-workload: prctl(PR_SET_SECUREBITS)");
+				return 1;
+			}
+			break;
+		case 'W':
+			oflags = O_RDWR | O_CLOEXEC;
+			break;
 		case 'c':
 			if (prctl(PR_SET_NAME, optarg, 0, 0, 0)) {
 				perror("tt-workload: prctl(PR_SET_NAME)");
@@ -74,27 +105,33 @@ int main(int argc, char **argv)
 			}
 			break;
 		default:
-			fprintf(stderr, "usage: tt-workload [-c COMM] [-n COUNT] FILE... | -P\n");
+			fprintf(stderr, "usage: tt-workload [-c COMM] [-n COUNT] [-a API] [-S SECBITS] [-W] FILE... | -P\n");
 			return 2;
 		}
 	}
 	if (optind == argc) {
-		fprintf(stderr, "usage: tt-workload [-c COMM] [-n COUNT] FILE... | -P\n");
+		fprintf(stderr, "usage: tt-workload [-c COMM] [-n COUNT] [-a API] [-S SECBITS] [-W] FILE... | -P\n");
 		return 2;
 	}
 	for (int i = optind; i < argc; i++) {
-		int fd = open(argv[i], O_RDONLY | O_CLOEXEC);
+		int fd = open(argv[i], oflags);
 
 		if (fd < 0) {
 			fprintf(stderr, "tt-workload: %s: %s\n", argv[i], strerror(errno));
 			return 1;
 		}
 		for (unsigned long n = 0; n < count; n++) {
-			if (trusted_for_exec(fd) == 0)
+			enum tf_backend by = TF_BACKEND_NONE;
+
+			if (tf_check_exec(fd, api, &by) == 0)
 				allowed++;
-			else if (errno == EACCES)
+			else if (errno == EACCES || errno == EPERM ||
+				 (errno == ETXTBSY && by == TF_BACKEND_EXECVE_CHECK))
 				denied++;
-			else
+			else if (errno == ENOSYS) {
+				fprintf(stderr, "tt-workload: %s: the kernel lacks the interface asked for\n", argv[i]);
+				return 1;
+			} else
 				errors++;
 		}
 		close(fd);

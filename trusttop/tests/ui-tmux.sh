@@ -15,6 +15,7 @@ NCHECKS=38 # checks of this suite, all reported when it is skipped
 tt_detect
 [ "$BK" = none ] && t_skip_suite "$SUITE" "$NCHECKS" "$TT_WHY"
 P=$(tt_policy)
+API=$(tt_api_short "$BK")
 
 D=$(mktemp -d /tmp/trusttop-ui.XXXXXX)
 SOCK=trusttop-test-$$
@@ -48,9 +49,9 @@ row_re() {
 }
 tt_model "$BK" "$P" noperm
 if [ "$M_DENY" -ne 0 ]; then
-	PANE_NOX="DENY +$(tt_reasons "$M_DENY")"
+	PANE_NOX="$API +DENY +$(tt_reasons "$M_DENY")"
 else
-	PANE_NOX="would +$(tt_reasons "$M_WOULD")"
+	PANE_NOX="$API +would +$(tt_reasons "$M_WOULD")"
 fi
 NOX_ALLOWED=0
 [ "$M_DENY" -eq 0 ] && NOX_ALLOWED=1
@@ -62,7 +63,7 @@ printf 'x\n' > "$D/nox"; chmod 644 "$D/nox"
 $T new-session -d -s tt -x 80 -y 24 \
 	"$TRUSTTOP -d 0.2 -f tt-; echo \$? > $D/rc; sleep 600"
 # -f tt-: only this test's interpreters (other tests may run on the host).
-check "header drawn" 30 "^trusttop .*backend $(tt_backend_label "$BK" | sed 's/[()]/\\&/g')"
+check "header drawn" 30 "^trusttop .*backend $(tt_backend_label_ui "$BK" | sed 's/[()+]/\\&/g')"
 check "status line at the bottom" 5 'q quit +space pause'
 
 # Enough checks (900) that losing one in a hundred shows.
@@ -70,8 +71,8 @@ check "status line at the bottom" 5 'q quit +space pause'
 "$D/tt-bbb" -c bbb -n 400 "$D/ok.sh" "$D/nox" > "$D/wb"
 row_reset; row_add "$BK" "$P" exec 400; row_add "$BK" "$P" noperm 400
 t_eq "workload bbb: verdicts" "$(row_verdicts)" "$(cat "$D/wb")"
-check "rows appear" 10 "tt-bbb\\(bbb\\) +root +$(row_re 400) "
-check "row aaa" 10 "tt-aaa\\(aaa\\) +root +$(row_re 50) "
+check "rows appear" 10 "tt-bbb\\(bbb\\) +$API +root +$(row_re 400) "
+check "row aaa" 10 "tt-aaa\\(aaa\\) +$API +root +$(row_re 50) "
 check "latest denials pane" 5 "tt-bbb\\(bbb\\) +$PANE_NOX +[^ ]*/nox *\$"
 a=$(line_of 'tt-aaa(aaa)'); b=$(line_of 'tt-bbb(bbb)')
 if [ "$b" -lt "$a" ]; then t_ok "default sort: busier first"; else
@@ -107,7 +108,7 @@ while [ "$(date +%s)" -lt "$end" ]; do
 done
 t_eq "screen frozen while paused" 1 "$frozen"
 $T send-keys -t tt Space
-check "resumed: data gathered while paused shows" 10 "tt-ccc\\(ccc\\) +root +[0-9.]+ +$((3 * NOX_ALLOWED)) +$((3 - 3 * NOX_ALLOWED)) "
+check "resumed: data gathered while paused shows" 10 "tt-ccc\\(ccc\\) +$API +root +[0-9.]+ +$((3 * NOX_ALLOWED)) +$((3 - 3 * NOX_ALLOWED)) "
 if screen | grep -q PAUSED; then t_fail "still paused"; else t_ok "pause flag cleared"; fi
 
 # Filter.
@@ -119,8 +120,8 @@ check "filter back to tt-" 5 'tt-bbb\(bbb\)'
 
 # Per-process rows.
 $T send-keys -t tt p
-check "per-process rows" 5 '^INTERPRETER +PID +CHECKS'
-check "per-process row has the pid" 5 "tt-bbb\\(bbb\\) +[0-9]+ +$(row_re 400) "
+check "per-process rows" 5 '^INTERPRETER +API +PID +CHECKS'
+check "per-process row has the pid" 5 "tt-bbb\\(bbb\\) +$API +[0-9]+ +$(row_re 400) "
 $T send-keys -t tt p
 check "back to interpreters" 5 'tt-bbb\(bbb\) '
 

@@ -3,7 +3,10 @@
 # 1000 allowed + 250 denied checks from three differently named interpreters,
 # two deny reasons; then the same under policy 0, where nothing is denied but
 # trusttop's would-deny figures must match; then the classic-tracepoint
-# fallback. Needs `make -C trusttop` run beforehand (build/user/trusttop/).
+# fallback; then both interfaces at once: trusted_for(2) and
+# execveat(AT_EXECVE_CHECK) from concurrent processes, one row per
+# interpreter and interface. Needs `make -C trusttop` run beforehand
+# (build/user/trusttop/).
 # Expected figures: the number of checks issued (the workload's table),
 # the verdicts each workload run got from the kernel, and the model of
 # trusttop/tests/model.sh (written from the fs.trust_policy specification),
@@ -97,13 +100,15 @@ run_trusttop() {
 }
 j() { jq -r "$1" "$D/last.json"; }
 row() { jq -r --arg e "$1" ".interpreters[] | select(.exe == \$e) | $2" "$D/last.json"; }
+# arow EXE API EXPR: the row of one interpreter through one interface.
+arow() { jq -r --arg e "$1" --arg a "$2" ".interpreters[] | select(.exe == \$e and .api == \$a) | $3" "$D/last.json"; }
 
 # --- policy 3: denials counted per reason ----------------------------------
 echo 3 > /proc/sys/fs/trust_policy
 run_trusttop "$D/p3.json" --json -d 0.5
 verify_workload "policy 3" 3
 tail -n 1 "$D/p3.json" > "$D/last.json"
-t_eq "policy 3: backend" "trusted_for (tp_btf)" "$(j .backend)"
+t_eq "policy 3: backend" "trusted_for+execve_check (tp_btf)" "$(j .backend)"
 t_eq "policy 3: policy" 3 "$(j .policy)"
 t_eq "policy 3: checks = issued" "$ISSUED" "$(j .totals.checks)"
 t_eq "policy 3: allowed denied errors = workload's" "$(seen)" "$(j '.totals | "\(.allowed) \(.denied) \(.errors)"')"
@@ -155,7 +160,7 @@ verify_workload "batch" 3
 tally 3
 last=$(awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$D/p3.txt")
 t_eq "batch: totals line" "Checks: $ISSUED total" "$(printf '%s\n' "$last" | grep -o '^Checks: [0-9]* total')"
-t_eq "batch: allowed/denied" "allowed $E_ALLOWED  denied $E_DENIED" "$(printf '%s\n' "$last" | grep -o 'allowed [0-9]*  denied [0-9]*')"
+t_eq "batch: allowed/denied" "allowed $E_ALLOWED  denied $E_DENIED" "$(printf '%s\n' "$last" | grep '^Checks: ' | grep -o 'allowed [0-9]*  denied [0-9]*')"
 
 # --- classic tracepoint fallback --------------------------------------------
 run_trusttop "$D/tp.json" --json -d 0.5 --backend trusted_for-tp
@@ -170,5 +175,135 @@ case $(row python3 .last_denied_file) in
 "dev "*" ino $ino") t_ok "tracepoint: file shown as dev/ino" ;;
 *) t_fail "tracepoint: file: $(row python3 .last_denied_file), want ino $ino" ;;
 esac
+
+# --- both interfaces at once ------------------------------------------------
+# Four processes at the same time: through trusted_for(2) under policy 3,
+# and through execveat(AT_EXECVE_CHECK), one of them enforcing
+# (SECBIT_EXEC_RESTRICT_FILE) and checking a file it holds open for
+# writing. python3 uses both interfaces: two rows. Fewer refusals than
+# the 256 events one JSON object lists, so that every event can be
+# checked (more would be counted, but listed as denials_not_shown).
+# Expected figures: the
+# model (model.sh: execve(2)'s rules for AT_EXECVE_CHECK, whatever the
+# securebits) and the verdicts each process got.
+cp "$D/ok.sh" "$D/busy.sh"
+# interpreter, interface, securebits, count, file, kind, tt-workload flags
+BOTH="python3 trusted_for 0 400 $D/ok.sh exec -
+python3 trusted_for 0 40 $D/nox.txt noperm -
+perl execve_check 0 300 $D/ok.sh exec -
+perl execve_check 0 40 $D/noexec/run.sh noexec -
+lua execve_check 0x100 30 $D/nox.txt noperm -
+lua execve_check 0x100 20 $D/busy.sh busy -W
+python3 execve_check 0 30 $D/nox.txt noperm -
+python3 execve_check 0 80 $D/ok.sh exec -"
+both_workload() {
+	i=0 pids=
+	while read -r exe api bits n file kind fl; do
+		i=$((i + 1))
+		[ "$fl" = - ] && fl=
+		# shellcheck disable=SC2086
+		"$D/$exe" -c "$exe" -a "$api" -S "$bits" -n "$n" $fl "$file" > "$D/b$i" &
+		pids="$pids $!"
+	done <<-EOF
+	$BOTH
+	EOF
+	# shellcheck disable=SC2086
+	wait $pids # not trusttop's
+}
+# both_tally API [EXE]: the model's figures of one interface (one row).
+both_tally() {
+	row_reset
+	while read -r w_exe w_api w_bits w_n w_file w_kind w_fl; do
+		[ "$w_api" = "$1" ] || continue
+		[ -z "$2" ] || [ "$w_exe" = "$2" ] || continue
+		row_add "$w_api" 3 "$w_kind" "$w_n"
+	done <<-EOF
+	$BOTH
+	EOF
+}
+echo 3 > /proc/sys/fs/trust_policy
+"$TRUSTTOP" --json -d 0.5 > "$D/both.json" 2> "$D/err" &
+TT_PID=$!
+if wait_for 120 nonempty "$D/both.json"; then t_ok "both: started"; else
+	t_fail "both: produced nothing: $(cat "$D/err")"; fi
+both_workload
+kill -TERM "$TT_PID"; wait "$TT_PID"; rc=$?; TT_PID=
+t_eq "both: exit status" 0 "$rc"
+i=0 bad=
+while read -r w_exe w_api w_bits w_n w_file w_kind w_fl; do
+	i=$((i + 1))
+	row_reset; row_add "$w_api" 3 "$w_kind" "$w_n"
+	[ "$(cat "$D/b$i")" = "$(row_verdicts)" ] ||
+		bad="$bad $w_exe $w_api $w_kind: $(cat "$D/b$i"), model: $(row_verdicts);"
+done <<-EOF
+$BOTH
+EOF
+t_eq "both: each process's verdicts = model's" "" "$bad"
+tail -n 1 "$D/both.json" > "$D/last.json"
+t_eq "both: backend" "trusted_for+execve_check (tp_btf)" "$(j .backend)"
+t_eq "both: interfaces" "trusted_for execve_check" "$(j '.apis | join(" ")')"
+ISSUED_BOTH=$(printf '%s\n' "$BOTH" | awk '{ n += $4 } END { print n }')
+t_eq "both: checks = issued" "$ISSUED_BOTH" "$(j .totals.checks)"
+for api in trusted_for execve_check; do
+	both_tally $api
+	t_eq "both: $api totals" "$E_ALLOWED $E_DENIED $E_WOULD 0" \
+		"$(j ".totals_by_api.$api | \"\(.allowed) \(.denied) \(.would_deny) \(.errors)\"")"
+	t_eq "both: $api deny reasons" "$E_D1 $E_D2 $E_D4 $E_D8 $E_D16 $E_D32" \
+		"$(j ".totals_by_api.$api.deny_reasons | \"\(.noexec_mount) \(.file_perm) \(.not_regular) \(.pseudo_fs) \(.write_busy) \(.lsm)\"")"
+	t_eq "both: $api events" "$E_EVENTS" \
+		"$(jq -s --arg a $api '[.[].denials[] | select(.api == $a)] | length' "$D/both.json")"
+done
+for r in "python3 trusted_for" "python3 execve_check" "perl execve_check" "lua execve_check"; do
+	# shellcheck disable=SC2086
+	set -- $r
+	both_tally "$2" "$1"
+	t_eq "both: row $1/$2" "$E_ALLOWED $E_DENIED $E_WOULD $(row_top | sed 's/^-$/null/')" \
+		"$(arow "$1" "$2" '"\(.allowed) \(.denied) \(.would_deny) \(.top_reason)"')"
+done
+t_eq "both: rows" 4 "$(j '.interpreters | length')"
+t_eq "both: busy file's events, write_busy" 20 \
+	"$(jq -s --arg f "$D/busy.sh" '[.[].denials[] | select(.file == $f and .reason == "write_busy" and .ret == -26)] | length' "$D/both.json")"
+# The securebits travel with AT_EXECVE_CHECK's events: lua enforced.
+t_eq "both: enforced refusals (lua, SECBIT_EXEC_RESTRICT_FILE)" 50 \
+	"$(jq -s '[.[].denials[] | select(.api == "execve_check" and .enforced)] | length' "$D/both.json")"
+t_eq "both: not enforced (perl, python3)" 70 \
+	"$(jq -s '[.[].denials[] | select(.api == "execve_check" and .enforced == false)] | length' "$D/both.json")"
+t_eq "both: secbits of an enforced event" 256 \
+	"$(jq -s '[.[].denials[] | select(.enforced)][0].secbits' "$D/both.json")"
+t_eq "both: trusted_for events carry no securebits" 0 \
+	"$(jq -s '[.[].denials[] | select(.api == "trusted_for" and has("secbits"))] | length' "$D/both.json")"
+t_eq "both: no drop, none left out" "0 0 0" \
+	"$(jq -rs '"\(.[-1].ringbuf_drops) \(.[-1].map_full) \([.[].denials_not_shown // 0] | add)"' "$D/both.json")"
+
+# --api: one interface's rows, in the text view too.
+"$TRUSTTOP" -b -d 0.5 --api execve_check > "$D/api.txt" 2> "$D/err" &
+TT_PID=$!
+wait_for 120 nonempty "$D/api.txt" || t_fail "--api: no output: $(cat "$D/err")"
+both_workload
+kill -TERM "$TT_PID"; wait "$TT_PID"; TT_PID=
+last=$(awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$D/api.txt")
+t_eq "--api execve_check: rows' interfaces" "execve_check execve_check execve_check" \
+	"$(printf '%s\n' "$last" | awk '$1 ~ /^(python3|perl|lua)$/ {print $3}' | tr '\n' ' ' | sed 's/ $//')"
+both_tally trusted_for
+tf_line="  trusted_for  $((E_ALLOWED + E_DENIED)) checks  allowed $E_ALLOWED  denied $E_DENIED  would-deny $E_WOULD  errors 0"
+t_eq "text: trusted_for's own line" "$tf_line" "$(printf '%s\n' "$last" | grep '^  trusted_for ')"
+
+# The classic execve_check_verdict tracepoint (kernels without BTF).
+"$TRUSTTOP" --json -d 0.5 --backend execve_check-tp > "$D/ectp.json" 2> "$D/err" &
+TT_PID=$!
+wait_for 120 nonempty "$D/ectp.json" || t_fail "execve_check-tp: no output: $(cat "$D/err")"
+both_workload
+kill -TERM "$TT_PID"; wait "$TT_PID"; rc=$?; TT_PID=
+t_eq "execve_check-tp: exit status" 0 "$rc"
+tail -n 1 "$D/ectp.json" > "$D/last.json"
+t_eq "execve_check-tp: backend" "execve_check (tracepoint)" "$(j .backend)"
+both_tally execve_check
+t_eq "execve_check-tp: totals (nothing of trusted_for)" \
+	"$((E_ALLOWED + E_DENIED)) $E_ALLOWED $E_DENIED $E_WOULD" \
+	"$(j '.totals | "\(.checks) \(.allowed) \(.denied) \(.would_deny)"')"
+t_eq "execve_check-tp: write_busy" "$E_D16" "$(j .totals.deny_reasons.write_busy)"
+ino=$(stat -c %i "$D/busy.sh")
+t_eq "execve_check-tp: busy file's events, as dev/ino" 20 \
+	"$(jq -s --arg i "$ino" '[.[].denials[] | select(.reason == "write_busy" and (.file | test("^dev [0-9]+:[0-9]+ ino " + $i + "$")))] | length' "$D/ectp.json")"
 
 t_done "$SUITE"

@@ -34,10 +34,10 @@ check() { # check WHAT SECONDS REGEX
 
 echo 0 > /proc/sys/fs/trust_policy
 $T new-session -d -s tt -x 80 -y 24 "$B/trusttop -d 0.5; echo \$? > $D/rc; sleep 600"
-check "header: tp_btf backend, policy 0" 120 'backend trusted_for \(tp_btf\) +policy 0'
+check "header: policy 0, both interfaces (tp_btf)" 120 'policy 0 +backend tf\+check \(tp_btf\)'
 # row_re: the python3 row from CHECKS/s to WOULD, for the model's E_*.
 row_re() {
-	printf '^python3 +root +[0-9.]+ +%s +%s +%s +%s +%s ' "$E_ALLOWED" \
+	printf '^python3 +tf +root +[0-9.]+ +%s +%s +%s +%s +%s ' "$E_ALLOWED" \
 		"$E_DENIED" "$(row_pct | sed 's/[.]/[.]/')" "$(row_top)" "$E_WOULD"
 }
 # Hundreds of checks per step, so that losing one in a hundred shows.
@@ -46,7 +46,7 @@ row_reset; row_add trusted_for 0 exec 300; row_add trusted_for 0 noperm 300
 t_eq "policy 0: workload's verdicts" "$(row_verdicts)" "$(cat "$D/w1")"
 check "row: nothing denied, would-deny counted" 60 "$(row_re)"
 tt_model trusted_for 0 noperm
-check "pane: would-deny event" 30 "python3 +would +$(tt_reasons "$M_WOULD") +[^ ]*/nox\\.py *\$"
+check "pane: would-deny event" 30 "python3 +tf +would +$(tt_reasons "$M_WOULD") +[^ ]*/nox\\.py *\$"
 echo 3 > /proc/sys/fs/trust_policy
 check "header follows the policy" 60 'policy 3'
 "$D/python3" -c python3 -n 200 "$D/nox.py" > "$D/w2"
@@ -56,7 +56,7 @@ t_eq "policy 3: workload's verdicts" "$(row_verdicts)" "$(cat "$D/w2")"
 row_add trusted_for 0 exec 300; row_add trusted_for 0 noperm 300
 check "row: denials counted" 60 "$(row_re)"
 tt_model trusted_for 3 noperm
-check "pane: denial" 30 "python3 +DENY +$(tt_reasons "$M_DENY") +[^ ]*/nox\\.py *\$"
+check "pane: denial" 30 "python3 +tf +DENY +$(tt_reasons "$M_DENY") +[^ ]*/nox\\.py *\$"
 $T send-keys -t tt q
 end=$(($(date +%s) + 60))
 while [ ! -s "$D/rc" ] && [ "$(date +%s)" -lt "$end" ]; do sleep 0.1; done
