@@ -21,8 +21,20 @@ bold=$(printf '\033[1m') off=$(printf '\033[0m')
 step=0
 # shows STORY-LINE: one line saying what the next command shows
 shows() { step=$((step + 1)); printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"; }
+# quote WORD: $q is WORD as typed in a shell (in single quotes unless plain)
+quote() {
+	case $1 in
+	'' | *[!A-Za-z0-9_./:=,@%+-]*) q="'${1//\'/\'\\\'\'}'" ;;
+	*) q=$1 ;;
+	esac
+}
 # (output through a pipe: in order, and no progress lines in the story)
-run() { printf '$ %s\n' "$*"; "$@" 2>&1 | cat; rc=${PIPESTATUS[0]}; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0; }
+run() {
+	local w q rc line=$
+	for w in "$@"; do quote "$w"; line+=" $q"; done
+	printf '%s\n' "$line"
+	"$@" 2>&1 | cat; rc=${PIPESTATUS[0]}; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0
+}
 
 for b in "$POLICYCTL" "$TRUSTTOP" "$PY" "$DASH"; do
 	[ -x "$b" ] || { echo "demo: $b is missing: run 'make tools' on the host" >&2; exit 1; }
