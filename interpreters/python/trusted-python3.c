@@ -307,6 +307,36 @@ static int run_source_fd(int fd, const char *filename, int skip_first_line,
 	return ret;
 }
 
+/*
+ * Could @fd be a zip archive (which runs its __main__ module)?  A zip ends
+ * with its end-of-central-directory record ("PK\5\6", then at most 64 KiB
+ * of comment), whatever precedes it (a #! line).  Asking zipimport
+ * instead would open the script a second time through io.open_code, and
+ * so check it twice: two verdicts, and two audit records for a refusal,
+ * for one run.
+ */
+static int may_be_zip(int fd)
+{
+	static unsigned char tail[65535 + 22];
+	struct stat sb;
+	off_t len;
+	ssize_t n;
+
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode))
+		return 1; /* let zipimport decide */
+	len = sb.st_size < (off_t)sizeof(tail) ? sb.st_size : (off_t)sizeof(tail);
+	do
+		n = pread(fd, tail, (size_t)len, sb.st_size - len);
+	while (n < 0 && errno == EINTR);
+	if (n != len)
+		return 1;
+	for (off_t i = len - 22; i >= 0; i--)
+		if (tail[i] == 'P' && tail[i + 1] == 'K' && tail[i + 2] == 5 &&
+		    tail[i + 3] == 6)
+			return 1;
+	return 0;
+}
+
 static int ends_with(const char *s, const char *suffix)
 {
 	size_t a = strlen(s), b = strlen(suffix);
@@ -516,8 +546,12 @@ int main(int argc, char **argv)
 		PyObject *imp = NULL, *p = PyUnicode_DecodeFSDefault(filename);
 
 		/* A directory or zip archive runs its __main__ module. */
-		if (p)
+		if (p && !is_dir && !may_be_zip(script_fd)) {
+			imp = Py_None;
+			Py_INCREF(imp);
+		} else if (p) {
 			imp = PyImport_GetImporter(p);
+		}
 		Py_XDECREF(p);
 		if (!imp) {
 			PyErr_Print();

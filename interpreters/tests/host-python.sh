@@ -286,6 +286,32 @@ run $BASEENV "$TFRUN" --filter-only -- "$PY" -S -c 'print("matrix ran")'
 expect_denied "filtered trusted_for: -c is refused" "-c" "cannot check it"
 end_needs
 
+# --- one run, one check of the main script (any kernel) ---------------------
+# The launcher asked zipimport whether the script was an archive, which
+# opened it again through io.open_code: each run checked its script twice
+# (two verdicts in trusttop, two audit records for one refused run).
+# strace sees what the kernel was asked.
+strace -f -qq -o "$T/strace" -e trace=openat,execveat $BASEENV "$PY" -S "$X/ok.py" > /dev/null 2>&1
+t_eq "main script: opened once" 1 "$(grep -c "openat(AT_FDCWD, \"$X/ok.py\"" "$T/strace")"
+t_eq "main script: asked once with AT_EXECVE_CHECK (where the kernel has it)" \
+	"$(case $KERNEL_OFFERS in *execve_check*) echo 1 ;; *) echo 0 ;; esac)" \
+	"$(awk -v f="\"$X/ok.py\"" '
+		# the descriptors openat() returned for the script, until reused
+		/openat\(/ { fd = $NF; if (index($0, "openat(AT_FDCWD, " f ",")) s[fd] = 1; else delete s[fd] }
+		/execveat\(.*0x10000\)/ { split($0, a, /[(,]/); if (a[2] in s) n++ }
+		END { print n + 0 }' "$T/strace")"
+# A zip archive still runs its __main__ (zipimport, through io.open_code).
+python3 -c 'import sys, zipfile
+with zipfile.ZipFile(sys.argv[1], "w") as z:
+    z.writestr("__main__.py", "print(\"zip main ran\")\n")' "$X/main.zip"
+chmod 755 "$X/main.zip"
+run py "$X/main.zip"
+expect_ran "zip archive as the main script" "zip main ran"
+printf '#!/usr/bin/env python3\n' | cat - "$X/main.zip" > "$X/main.pyz"
+chmod 755 "$X/main.pyz"
+run py "$X/main.pyz"
+expect_ran "zip archive behind a #! line" "zip main ran"
+
 # --- the exec securebits, every combination (secbits-matrix.sh) --------------
 M_INTERP="$PY -S"
 M_EXT=.py
