@@ -162,6 +162,12 @@ run "$WITH" 0x500 "$POLICYCTL" status
 shows "Dry-run for mainline's interface: what would interpreters refuse in a session with SECBIT_EXEC_RESTRICT_FILE?"
 run "$POLICYCTL" check --if-restrict-file "${PATHS[@]}" --path /run/uploads
 
+# trusttop follows both interfaces on this kernel: one snapshot of this
+# chapter's checks when it is stopped (SIGTERM).
+"$TRUSTTOP" -b -d 3600 > /run/trusttop2.out 2>&1 &
+ttpid=$!
+sleep 3
+
 shows "With SECBIT_EXEC_RESTRICT_FILE the interpreters refuse what AT_EXECVE_CHECK refuses (exit status 126): the securebit, since fs.trust_policy is 0; alice sets it herself"
 echo "fs.trust_policy is $(cat /proc/sys/fs/trust_policy)"
 run "$WITH" 0x100 "$PY" /srv/tools/report.py
@@ -179,8 +185,10 @@ run "$WITH" 0x400 "$PY" -c 'print("hello from -c")'
 run "$WITH" 0x400 "$DASH" -c 'echo "hello from -c"'
 run "$DASH" -c 'echo "hello from -c"'
 
-# (trusttop's view of this chapter goes here: its API column on this
-# kernel is being added separately.)
+shows "trusttop: the same checks through both interfaces, one row per interpreter and API (trusted_for under policy 0 allows; AT_EXECVE_CHECK refuses whatever the securebits: the interpreter decides)"
+kill -TERM $ttpid
+wait $ttpid
+cat /run/trusttop2.out
 
 shows "The auditd plugin's report split by API: trusted_for (under policy 3), execve_check enforced (with the bit) and observed only (without it)"
 sleep 2
