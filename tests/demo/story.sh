@@ -36,6 +36,23 @@ run() {
 	"$@" 2>&1 | cat; rc=${PIPESTATUS[0]}; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0
 }
 
+# trusttop_start FILE: trusttop -b in the background, returning once it
+# counts (its first snapshot is out); trusttop_show FILE: stop it (SIGTERM
+# makes a last, complete snapshot) and print that snapshot.
+trusttop_start() {
+	"$TRUSTTOP" -b -d 1 > "$1" 2>&1 &
+	ttpid=$!
+	for _ in $(seq 1200); do
+		grep -q '^trusttop - ' "$1" && return
+		sleep 0.1
+	done
+}
+trusttop_show() {
+	kill -TERM "$ttpid"
+	wait "$ttpid"
+	awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$1"
+}
+
 for b in "$POLICYCTL" "$TRUSTTOP" "$PY" "$DASH"; do
 	[ -x "$b" ] || { echo "demo: $b is missing: run 'make tools' on the host" >&2; exit 1; }
 done
@@ -114,10 +131,8 @@ chmod 0755 /run/uploads/payload.py /run/uploads/payload.sh
 printf 'print("unreviewed ran")\n' > /home/alice/bin/new.py
 chmod 0644 /home/alice/bin/new.py
 
-# trusttop watches the whole workload (one snapshot when it ends).
-"$TRUSTTOP" -b -n 1 -d 30 > /run/trusttop.out 2>&1 &
-ttpid=$!
-sleep 3
+# trusttop watches the whole workload (its snapshot when it ends).
+trusttop_start /run/trusttop.out
 
 shows "trusted-python3 and trusted-dash run the trusted scripts and refuse the rest (exit status 126)"
 run "$PY" /srv/tools/report.py
@@ -130,8 +145,7 @@ run setpriv --reuid alice --regid alice --init-groups "$PY" /home/alice/bin/new.
 run "$DASH" -c ". /run/uploads/payload.sh"
 
 shows "trusttop: the live verdicts of that workload, per interpreter (batch snapshot)"
-wait $ttpid
-cat /run/trusttop.out
+trusttop_show /run/trusttop.out
 
 shows "The auditd plugin's report of the denials (audisp-trusted-for report -i)"
 sleep 2
@@ -162,11 +176,8 @@ run "$WITH" 0x500 "$POLICYCTL" status
 shows "Dry-run for mainline's interface: what would interpreters refuse in a session with SECBIT_EXEC_RESTRICT_FILE?"
 run "$POLICYCTL" check --if-restrict-file "${PATHS[@]}" --path /run/uploads
 
-# trusttop follows both interfaces on this kernel: one snapshot of this
-# chapter's checks when it is stopped (SIGTERM).
-"$TRUSTTOP" -b -d 3600 > /run/trusttop2.out 2>&1 &
-ttpid=$!
-sleep 3
+# trusttop follows both interfaces on this kernel: this chapter's checks.
+trusttop_start /run/trusttop2.out
 
 shows "With SECBIT_EXEC_RESTRICT_FILE the interpreters refuse what AT_EXECVE_CHECK refuses (exit status 126): the securebit, since fs.trust_policy is 0; alice sets it herself"
 echo "fs.trust_policy is $(cat /proc/sys/fs/trust_policy)"
@@ -186,9 +197,7 @@ run "$WITH" 0x400 "$DASH" -c 'echo "hello from -c"'
 run "$DASH" -c 'echo "hello from -c"'
 
 shows "trusttop: the same checks through both interfaces, one row per interpreter and API (trusted_for under policy 0 allows; AT_EXECVE_CHECK refuses whatever the securebits: the interpreter decides)"
-kill -TERM $ttpid
-wait $ttpid
-cat /run/trusttop2.out
+trusttop_show /run/trusttop2.out
 
 shows "The auditd plugin's report split by API: trusted_for (under policy 3), execve_check enforced (with the bit) and observed only (without it)"
 sleep 2
