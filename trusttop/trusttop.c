@@ -302,43 +302,36 @@ static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list a
 	return 0;
 }
 
-/* The programs of @progs, for messages. */
-static const char *progs_name(unsigned int progs)
-{
-	switch (progs) {
-	case P_TF_BTF: return "tp_btf/trusted_for_verdict";
-	case P_TF_TP: return "tracepoint trusted_for_verdict";
-	case P_TF_BTF | P_EC_BTF: return "tp_btf/trusted_for_verdict, tp_btf/execve_check_verdict";
-	case P_TF_TP | P_EC_TP: return "tracepoints trusted_for_verdict, execve_check_verdict";
-	case P_EC_BTF: return "tp_btf/execve_check_verdict";
-	case P_EC_TP: return "tracepoint execve_check_verdict";
-	default: return "tracepoint sys_exit_execveat";
-	}
-}
+/*
+ * The sets of programs trusttop loads, in one table: what each is called
+ * in -b and JSON ("backend"), in the terminal's header (80 columns: both
+ * interfaces by the API column's names), and in load errors.
+ */
+static const struct flavour {
+	unsigned int progs;
+	const char *label, *label_ui, *programs;
+} flavours[] = {
+	{ P_TF_BTF | P_EC_BTF, "trusted_for+execve_check (tp_btf)",
+	  "tf+check (tp_btf)",
+	  "tp_btf/trusted_for_verdict, tp_btf/execve_check_verdict" },
+	{ P_TF_TP | P_EC_TP, "trusted_for+execve_check (tracepoint)",
+	  "tf+check (tracepoint)",
+	  "tracepoints trusted_for_verdict, execve_check_verdict" },
+	{ P_TF_BTF, "trusted_for (tp_btf)", NULL, "tp_btf/trusted_for_verdict" },
+	{ P_TF_TP, "trusted_for (tracepoint)", NULL,
+	  "tracepoint trusted_for_verdict" },
+	{ P_EC_BTF, "execve_check (tp_btf)", NULL, "tp_btf/execve_check_verdict" },
+	{ P_EC_TP, "execve_check (tracepoint)", NULL,
+	  "tracepoint execve_check_verdict" },
+	{ P_EC_EXIT, "execve_check", NULL, "tracepoint sys_exit_execveat" },
+};
 
-/* How trusttop names what it follows (-b, --json: "backend"). */
-static const char *backend_label(unsigned int progs)
+static const struct flavour *flavour_of(unsigned int progs)
 {
-	switch (progs) {
-	case P_TF_BTF: return "trusted_for (tp_btf)";
-	case P_TF_TP: return "trusted_for (tracepoint)";
-	case P_TF_BTF | P_EC_BTF: return "trusted_for+execve_check (tp_btf)";
-	case P_TF_TP | P_EC_TP: return "trusted_for+execve_check (tracepoint)";
-	case P_EC_BTF: return "execve_check (tp_btf)";
-	case P_EC_TP: return "execve_check (tracepoint)";
-	default: return "execve_check";
-	}
-}
-
-/* The same for the terminal's header, which must fit in 80 columns:
- * both interfaces by the API column's names. */
-static const char *backend_label_ui(unsigned int progs)
-{
-	switch (progs) {
-	case P_TF_BTF | P_EC_BTF: return "tf+check (tp_btf)";
-	case P_TF_TP | P_EC_TP: return "tf+check (tracepoint)";
-	default: return backend_label(progs);
-	}
+	for (size_t i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++)
+		if (flavours[i].progs == progs)
+			return &flavours[i];
+	return &flavours[sizeof(flavours) / sizeof(flavours[0]) - 1];
 }
 
 /* Open, load and attach one flavour. Returns NULL with a message on failure. */
@@ -368,7 +361,7 @@ static struct trusttop_bpf *load(unsigned int progs, bool per_process,
 	}
 	if (e) {
 		snprintf(err, errsz, "cannot %s the BPF programs (%s): %s", stage,
-			 progs_name(progs), strerror(-e));
+			 flavour_of(progs)->programs, strerror(-e));
 		trusttop_bpf__destroy(skel);
 		return NULL;
 	}
@@ -639,8 +632,10 @@ int main(int argc, char **argv)
 		skel = load(order[i], a->per_process || !a->batch, i ? err2 : err,
 			    sizeof(err));
 		if (skel) {
-			a->backend = backend_label(order[i]);
-			a->backend_ui = backend_label_ui(order[i]);
+			const struct flavour *f = flavour_of(order[i]);
+
+			a->backend = f->label;
+			a->backend_ui = f->label_ui ? f->label_ui : f->label;
 			if (order[i] & (P_TF_BTF | P_TF_TP))
 				a->apis |= 1u << TT_SRC_TRUSTED_FOR;
 			if (order[i] & (P_EC_BTF | P_EC_TP | P_EC_EXIT))
