@@ -1,0 +1,198 @@
+#!/bin/sh
+# trusted-python3 and trusted-dash under fs.trust_policy 0..3 combined with
+# the exec securebits {none, SECBIT_EXEC_RESTRICT_FILE (0x100),
+# SECBIT_EXEC_DENY_INTERACTIVE (0x400), both (0x500)} on the trustfor kernel,
+# which has both trusted_for(2) and execveat(AT_EXECVE_CHECK): the one place
+# where the two interfaces meet (the host's mainline kernel has no
+# trusted_for; interp-python and interp-dash set no securebit).
+#
+# Code: a script with an x bit on an exec mount, one without (0644), one
+# 0755 on a noexec mount, each given as the script and redirected onto
+# stdin; a pipe on stdin; -c.  Each interpreter's verdict (ran, or refused
+# with 126 and one line naming the file, '<stdin>' or '-c') must equal
+#  - the model below, written from the rules of trusted_for.2,
+#    trusted-python3.1 / trusted-dash.1 and check_exec.rst, and
+#  - the same rules applied to the kernel's raw answers for the same
+#    descriptor (tf-verdict --trusted-for / --execve-check: the system
+#    calls themselves, not libtrustedfor), asked with the same securebits;
+# a refusal must name one of the checks that refuse (the model's list);
+# and the raw answers must follow the model of each interface.
+#
+# The model:
+#  - trusted_for(2) refuses under fs.trust_policy P: with bit 0 a file on a
+#    noexec mount, with bit 1 a file without an x bit (root too), with any
+#    bit what is not a regular file (pipes; -c is judged as a pipe);
+#  - AT_EXECVE_CHECK refuses what execve(2) would, whatever P: a noexec
+#    mount, no x bit, not a regular file;
+#  - a file (the script, or a regular file on stdin, which is then checked
+#    as a file) is refused when trusted_for refuses, or when
+#    SECBIT_EXEC_RESTRICT_FILE is set and AT_EXECVE_CHECK refuses;
+#  - with SECBIT_EXEC_DENY_INTERACTIVE set, -c is refused, and stdin only
+#    accepted when AT_EXECVE_CHECK on fd 0 allows it (a pipe never);
+#  - code that is not a file is also refused when trusted_for refuses it.
+# Needs a host build first: make -C interpreters all test-helpers
+SUITE=interp-secbits
+TF_TOP=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$TF_TOP/interpreters/tests/lib.sh"
+
+WHO=interpreter
+. "$TF_TOP/interpreters/tests/vm-lib.sh"
+
+t_eq "kernel has AT_EXECVE_CHECK" yes "$("$TFRUN" --execve-check)"
+
+# trusted-python3 reads its standard library (mode 644 on Debian) through
+# the same checks: an executable copy, on the exec mount, bound over it
+# (what policyctl's fix gives), so that only the script is at stake.
+STDLIB=/usr/lib/python3.11
+mkdir "$X/stdlib"
+(cd "$STDLIB" && tar cf - --exclude=./test --exclude=./idlelib \
+	--exclude=./tkinter --exclude=./lib2to3 .) | tar xf - -C "$X/stdlib"
+chmod -R a+x "$X/stdlib"
+mount --bind "$X/stdlib" "$STDLIB"
+
+# The scripts: "ok" 0755 on the exec mount, "nox" 0644 there, "ok" 0755 on
+# the noexec mount; each prints "matrix ran".
+mkdir "$X/m" "$NX/m"
+for ext in sh py; do
+	case $ext in
+	sh) code='echo matrix ran' ;;
+	py) code='print("matrix ran")' ;;
+	esac
+	printf '%s\n' "$code" > "$X/m/ok.$ext"; chmod 755 "$X/m/ok.$ext"
+	printf '%s\n' "$code" > "$X/m/nox.$ext"; chmod 644 "$X/m/nox.$ext"
+	printf '%s\n' "$code" > "$NX/m/ok.$ext"; chmod 755 "$NX/m/ok.$ext"
+done
+
+# Names the one-line error gives each check (the man pages' DENIAL).
+C_TF='(trusted_for)'
+C_RF='(AT_EXECVE_CHECK, SECBIT_EXEC_RESTRICT_FILE is set)'
+C_DX='(AT_EXECVE_CHECK, SECBIT_EXEC_DENY_INTERACTIVE is set)'
+C_DC='and SECBIT_EXEC_DENY_INTERACTIVE is set'
+
+# m_tf NOEXEC NO_X NOT_REGULAR: trusted_for(2)'s verdict under $P
+m_tf() { model "$1" "$2" "$3"; }
+# m_xc NOEXEC NO_X NOT_REGULAR: AT_EXECVE_CHECK's verdict (no policy)
+m_xc() {
+	if [ "$1" = 1 ] || [ "$2" = 1 ] || [ "$3" = 1 ]; then echo deny
+	else echo allow; fi
+}
+# combine KIND TF XC: the interpreter's verdict under $SB from the two
+# interfaces' verdicts (KIND: file, stdin (a regular file), pipe, cmd):
+# "allow", or "deny" and the checks that refuse, separated by '|'
+combine() {
+	rf=$(( (SB & 0x100) != 0 )) di=$(( (SB & 0x400) != 0 )) why=
+	[ "$2" = allow ] || why="$why|$C_TF"
+	case $1 in
+	file)
+		[ "$rf" = 0 ] || [ "$3" = allow ] || why="$why|$C_RF" ;;
+	stdin)
+		[ "$rf" = 0 ] || [ "$3" = allow ] || why="$why|$C_RF"
+		[ "$di" = 0 ] || [ "$3" = allow ] || why="$why|$C_DX" ;;
+	pipe)
+		[ "$di" = 0 ] || [ "$3" = allow ] || why="$why|$C_DX" ;;
+	cmd)
+		[ "$di" = 0 ] || why="$why|$C_DC" ;;
+	esac
+	if [ -z "$why" ]; then echo allow; else echo "deny ${why#|}"; fi
+}
+# reason_ok WHY: the last run's error names one of the checks in WHY
+reason_ok() {
+	rest=$1
+	while [ -n "$rest" ]; do
+		c=${rest%%|*}
+		case $err in *"$c"*) return 0 ;; esac
+		[ "$rest" != "$c" ] || break
+		rest=${rest#*|}
+	done
+	return 1
+}
+
+# raw API DESCRIPTOR-SOURCE: the kernel's raw answer (tf-verdict --API),
+# asked with the securebits $SB; SOURCE: a file's name, "<FILE" (the file
+# redirected onto stdin) or "|FILE" (the file piped onto stdin)
+raw() {
+	sbr="$TFRUN --secbits $SB --"
+	case $2 in
+	'<'*) $sbr "$VERDICT" --$1 - < "${2#<}" ;;
+	'|'*) cat "${2#|}" | $sbr "$VERDICT" --$1 - ;;
+	*) $sbr "$VERDICT" --$1 "$2" ;;
+	esac
+}
+
+for P in 0 1 2 3; do
+	echo "$P" > "$POLICY"
+	t_eq "policy $P is set" "$P" "$(cat "$POLICY")"
+	for SB in 0 0x100 0x400 0x500; do
+		W="policy $P, secbits $SB"
+		# The kernel's raw answers, each against its interface's model.
+		for f in "$X/m/ok.sh:0:0" "$X/m/nox.sh:0:1" "$NX/m/ok.sh:1:0"; do
+			file=${f%%:*}; rest=${f#*:}
+			ne=${rest%:*}; nx=${rest#*:}
+			for src in "$file" "<$file"; do
+				t_eq "$W: trusted_for on $src" \
+					"$(m_tf "$ne" "$nx" 0)" "$(raw trusted-for "$src")"
+				t_eq "$W: AT_EXECVE_CHECK on $src" \
+					"$(m_xc "$ne" "$nx" 0)" "$(raw execve-check "$src")"
+			done
+		done
+		k_tf_pipe=$(raw trusted-for "|$X/m/ok.sh")
+		k_xc_pipe=$(raw execve-check "|$X/m/ok.sh")
+		t_eq "$W: trusted_for on a pipe" "$(m_tf 0 0 1)" "$k_tf_pipe"
+		t_eq "$W: AT_EXECVE_CHECK on a pipe" "$(m_xc 0 0 1)" "$k_xc_pipe"
+
+		for I in dash python; do
+			case $I in
+			dash) ext=sh; INTERP=$DASH; CMD='echo matrix ran' ;;
+			python) ext=py; INTERP="$PY -S"; CMD='print("matrix ran")' ;;
+			esac
+			sbr="$TFRUN --secbits $SB --"
+			for c in "x file:file:$X/m/ok.$ext:0:0" \
+				 "0644 file:file:$X/m/nox.$ext:0:1" \
+				 "noexec mount:file:$NX/m/ok.$ext:1:0" \
+				 "stdin x file:stdin:$X/m/ok.$ext:0:0" \
+				 "stdin 0644 file:stdin:$X/m/nox.$ext:0:1" \
+				 "stdin noexec-mount file:stdin:$NX/m/ok.$ext:1:0" \
+				 "stdin pipe:pipe:$X/m/ok.$ext:0:0" \
+				 "-c:cmd:-:0:0"; do
+				what=${c%%:*}; rest=${c#*:}
+				kind=${rest%%:*}; rest=${rest#*:}
+				file=${rest%%:*}; rest=${rest#*:}
+				ne=${rest%:*}; nx=${rest#*:}
+				case $kind in
+				file)  name=$file; nonreg=0; src=$file
+				       run $sbr $CLEANENV $INTERP "$file" ;;
+				stdin) name='<stdin>'; nonreg=0; src="<$file"
+				       run sh -c "$sbr $CLEANENV $INTERP < '$file'" ;;
+				pipe)  name='<stdin>'; nonreg=1; src="|$file"
+				       run sh -c "cat '$file' | $sbr $CLEANENV $INTERP" ;;
+				cmd)   name=-c; nonreg=1; src=
+				       run $sbr $CLEANENV $INTERP -c "$CMD" ;;
+				esac
+				got=$(iv "$name" "matrix ran")
+				want=$(combine "$kind" "$(m_tf "$ne" "$nx" "$nonreg")" \
+					"$(m_xc "$ne" "$nx" "$nonreg")")
+				# -c has no descriptor: judged as a pipe
+				if [ -n "$src" ]; then
+					kwant=$(combine "$kind" "$(raw trusted-for "$src")" \
+						"$(raw execve-check "$src")")
+				else
+					kwant=$(combine "$kind" "$k_tf_pipe" "$k_xc_pipe")
+				fi
+				t_eq "$W: $I, $what: verdict per model" "${want%% *}" "$got"
+				t_eq "$W: $I, $what: verdict per kernel's answers" \
+					"${kwant%% *}" "$got"
+				if [ "${want%% *}" = allow ]; then
+					t_eq "$W: $I, $what: nothing on stderr" "" "$err"
+				elif [ "$got" = deny ] && reason_ok "${want#deny }"; then
+					t_ok "$W: $I, $what: the error names a refusing check"
+				else
+					t_fail "$W: $I, $what: the error names one of '${want#deny }': got '$err'"
+				fi
+			done
+		done
+	done
+done
+echo "$old_policy" > "$POLICY"
+umount "$STDLIB"
+
+t_done "$SUITE"
