@@ -7,8 +7,12 @@
 # trusted_for; interp-python and interp-dash set no securebit).
 #
 # Code: a script with an x bit on an exec mount, one without (0644), one
-# 0755 on a noexec mount, each given as the script and redirected onto
-# stdin; a pipe on stdin; -c.  Each interpreter's verdict (ran, or refused
+# 0755 on a noexec mount, and one in a memfd (mode 0755, /proc/self/fd/7),
+# each given as the script and on stdin; a pipe on stdin; -c.  The memfd is
+# the file the two interfaces disagree on the other way round: execve()
+# would run it, trusted_for refuses it under any policy (a pseudo
+# filesystem), so it is the one that tells whether fs.trust_policy is still
+# enforced under SECBIT_EXEC_RESTRICT_FILE.  Each interpreter's verdict (ran, or refused
 # with 126 and one line naming the file, '<stdin>' or '-c') must equal
 #  - the model below, written from the rules of trusted_for.2,
 #    trusted-python3.1 / trusted-dash.1 and check_exec.rst, and
@@ -21,9 +25,10 @@
 # The model:
 #  - trusted_for(2) refuses under fs.trust_policy P: with bit 0 a file on a
 #    noexec mount, with bit 1 a file without an x bit (root too), with any
-#    bit what is not a regular file (pipes; -c is judged as a pipe);
+#    bit what is not a regular file (pipes; -c is judged as a pipe) and
+#    any file of a pseudo filesystem (memfd);
 #  - AT_EXECVE_CHECK refuses what execve(2) would, whatever P: a noexec
-#    mount, no x bit, not a regular file;
+#    mount, no x bit, not a regular file (a memfd with an x bit passes);
 #  - a file (the script, or a regular file on stdin, which is then checked
 #    as a file) is refused when trusted_for refuses, or when
 #    SECBIT_EXEC_RESTRICT_FILE is set and AT_EXECVE_CHECK refuses;
@@ -69,13 +74,31 @@ C_RF='(AT_EXECVE_CHECK, SECBIT_EXEC_RESTRICT_FILE is set)'
 C_DX='(AT_EXECVE_CHECK, SECBIT_EXEC_DENY_INTERACTIVE is set)'
 C_DC='and SECBIT_EXEC_DENY_INTERACTIVE is set'
 
-# m_tf NOEXEC NO_X NOT_REGULAR: trusted_for(2)'s verdict under $P
-m_tf() { model "$1" "$2" "$3"; }
-# m_xc NOEXEC NO_X NOT_REGULAR: AT_EXECVE_CHECK's verdict (no policy)
+# m_tf NOEXEC NO_X NOT_REGULAR PSEUDO_FS: trusted_for(2)'s verdict under
+# $P (a pseudo filesystem's file is refused as a non-regular one is)
+m_tf() { model "$1" "$2" $(( $3 | ${4:-0} )); }
+# m_xc NOEXEC NO_X NOT_REGULAR PSEUDO_FS: AT_EXECVE_CHECK's verdict (no
+# policy; execve(2) runs a memfd that has an x bit)
 m_xc() {
 	if [ "$1" = 1 ] || [ "$2" = 1 ] || [ "$3" = 1 ]; then echo deny
 	else echo allow; fi
 }
+# with_memfd FILE FD CMD...: run CMD with a copy of FILE in a memfd of
+# mode 0755 on descriptor FD (0: stdin, at offset 0)
+with_memfd() {
+	/usr/bin/python3 -c 'import os, sys
+m = os.memfd_create("tf-script", 0)
+with open(sys.argv[1], "rb") as f:
+    os.write(m, f.read())
+os.fchmod(m, 0o755)
+os.lseek(m, 0, os.SEEK_SET)
+fd = int(sys.argv[2])
+if m != fd:
+    os.dup2(m, fd)
+    os.close(m)
+os.execvp(sys.argv[3], sys.argv[3:])' "$@"
+}
+MEMFD=/proc/self/fd/7
 # combine KIND TF XC: the interpreter's verdict under $SB from the two
 # interfaces' verdicts (KIND: file, stdin (a regular file), pipe, cmd):
 # "allow", or "deny" and the checks that refuse, separated by '|'
@@ -99,23 +122,26 @@ combine() {
 reason_ok() {
 	rest=$1
 	while [ -n "$rest" ]; do
-		c=${rest%%|*}
-		case $err in *"$c"*) return 0 ;; esac
-		[ "$rest" != "$c" ] || break
+		chk=${rest%%|*}
+		case $err in *"$chk"*) return 0 ;; esac
+		[ "$rest" != "$chk" ] || break
 		rest=${rest#*|}
 	done
 	return 1
 }
 
-# raw API DESCRIPTOR-SOURCE: the kernel's raw answer (tf-verdict --API),
-# asked with the securebits $SB; SOURCE: a file's name, "<FILE" (the file
-# redirected onto stdin) or "|FILE" (the file piped onto stdin)
+# raw API VIA FILE: the kernel's raw answer (tf-verdict --API), asked with
+# the securebits $SB about the descriptor VIA gives FILE's content on:
+# name (FILE opened), stdin (redirected), memfd (a copy in a memfd, opened
+# as $MEMFD), stdin-memfd (that memfd as stdin), pipe (piped onto stdin)
 raw() {
 	sbr="$TFRUN --secbits $SB --"
 	case $2 in
-	'<'*) $sbr "$VERDICT" --$1 - < "${2#<}" ;;
-	'|'*) cat "${2#|}" | $sbr "$VERDICT" --$1 - ;;
-	*) $sbr "$VERDICT" --$1 "$2" ;;
+	name) $sbr "$VERDICT" --$1 "$3" ;;
+	stdin) $sbr "$VERDICT" --$1 - < "$3" ;;
+	memfd) with_memfd "$3" 7 $sbr "$VERDICT" --$1 "$MEMFD" ;;
+	stdin-memfd) with_memfd "$3" 0 $sbr "$VERDICT" --$1 - ;;
+	pipe) cat "$3" | $sbr "$VERDICT" --$1 - ;;
 	esac
 }
 
@@ -125,18 +151,27 @@ for P in 0 1 2 3; do
 	for SB in 0 0x100 0x400 0x500; do
 		W="policy $P, secbits $SB"
 		# The kernel's raw answers, each against its interface's model.
-		for f in "$X/m/ok.sh:0:0" "$X/m/nox.sh:0:1" "$NX/m/ok.sh:1:0"; do
-			file=${f%%:*}; rest=${f#*:}
-			ne=${rest%:*}; nx=${rest#*:}
-			for src in "$file" "<$file"; do
-				t_eq "$W: trusted_for on $src" \
-					"$(m_tf "$ne" "$nx" 0)" "$(raw trusted-for "$src")"
-				t_eq "$W: AT_EXECVE_CHECK on $src" \
-					"$(m_xc "$ne" "$nx" 0)" "$(raw execve-check "$src")"
+		for f in "name:$X/m/ok.sh:0:0:0" "name:$X/m/nox.sh:0:1:0" \
+			 "name:$NX/m/ok.sh:1:0:0" "memfd:$X/m/ok.sh:0:0:1"; do
+			via=${f%%:*}; rest=${f#*:}
+			file=${rest%%:*}; rest=${rest#*:}
+			ne=${rest%%:*}; rest=${rest#*:}
+			nx=${rest%:*}; ps=${rest#*:}
+			case $via in
+			name) sv=stdin ;;
+			memfd) sv=stdin-memfd ;;
+			esac
+			for v in "$via" "$sv"; do
+				t_eq "$W: trusted_for on $file ($v)" \
+					"$(m_tf "$ne" "$nx" 0 "$ps")" \
+					"$(raw trusted-for "$v" "$file")"
+				t_eq "$W: AT_EXECVE_CHECK on $file ($v)" \
+					"$(m_xc "$ne" "$nx" 0 "$ps")" \
+					"$(raw execve-check "$v" "$file")"
 			done
 		done
-		k_tf_pipe=$(raw trusted-for "|$X/m/ok.sh")
-		k_xc_pipe=$(raw execve-check "|$X/m/ok.sh")
+		k_tf_pipe=$(raw trusted-for pipe "$X/m/ok.sh")
+		k_xc_pipe=$(raw execve-check pipe "$X/m/ok.sh")
 		t_eq "$W: trusted_for on a pipe" "$(m_tf 0 0 1)" "$k_tf_pipe"
 		t_eq "$W: AT_EXECVE_CHECK on a pipe" "$(m_xc 0 0 1)" "$k_xc_pipe"
 
@@ -146,35 +181,44 @@ for P in 0 1 2 3; do
 			python) ext=py; INTERP="$PY -S"; CMD='print("matrix ran")' ;;
 			esac
 			sbr="$TFRUN --secbits $SB --"
-			for c in "x file:file:$X/m/ok.$ext:0:0" \
-				 "0644 file:file:$X/m/nox.$ext:0:1" \
-				 "noexec mount:file:$NX/m/ok.$ext:1:0" \
-				 "stdin x file:stdin:$X/m/ok.$ext:0:0" \
-				 "stdin 0644 file:stdin:$X/m/nox.$ext:0:1" \
-				 "stdin noexec-mount file:stdin:$NX/m/ok.$ext:1:0" \
-				 "stdin pipe:pipe:$X/m/ok.$ext:0:0" \
-				 "-c:cmd:-:0:0"; do
+			# WHAT:VIA:FILE:NOEXEC:NO_X:PSEUDO_FS
+			for c in "x file:name:$X/m/ok.$ext:0:0:0" \
+				 "0644 file:name:$X/m/nox.$ext:0:1:0" \
+				 "noexec mount:name:$NX/m/ok.$ext:1:0:0" \
+				 "memfd 0755:memfd:$X/m/ok.$ext:0:0:1" \
+				 "stdin x file:stdin:$X/m/ok.$ext:0:0:0" \
+				 "stdin 0644 file:stdin:$X/m/nox.$ext:0:1:0" \
+				 "stdin noexec-mount file:stdin:$NX/m/ok.$ext:1:0:0" \
+				 "stdin memfd 0755:stdin-memfd:$X/m/ok.$ext:0:0:1" \
+				 "stdin pipe:pipe:$X/m/ok.$ext:0:0:0" \
+				 "-c:cmd:-:0:0:0"; do
 				what=${c%%:*}; rest=${c#*:}
-				kind=${rest%%:*}; rest=${rest#*:}
+				via=${rest%%:*}; rest=${rest#*:}
 				file=${rest%%:*}; rest=${rest#*:}
-				ne=${rest%:*}; nx=${rest#*:}
-				case $kind in
-				file)  name=$file; nonreg=0; src=$file
+				ne=${rest%%:*}; rest=${rest#*:}
+				nx=${rest%:*}; ps=${rest#*:}
+				nonreg=0
+				case $via in
+				name)  kind=file name=$file
 				       run $sbr $CLEANENV $INTERP "$file" ;;
-				stdin) name='<stdin>'; nonreg=0; src="<$file"
+				memfd) kind=file name=$MEMFD
+				       run with_memfd "$file" 7 $sbr $CLEANENV $INTERP "$MEMFD" ;;
+				stdin) kind=stdin name='<stdin>'
 				       run sh -c "$sbr $CLEANENV $INTERP < '$file'" ;;
-				pipe)  name='<stdin>'; nonreg=1; src="|$file"
+				stdin-memfd) kind=stdin name='<stdin>'
+				       run with_memfd "$file" 0 $sbr $CLEANENV $INTERP ;;
+				pipe)  kind=pipe name='<stdin>' nonreg=1
 				       run sh -c "cat '$file' | $sbr $CLEANENV $INTERP" ;;
-				cmd)   name=-c; nonreg=1; src=
+				cmd)   kind=cmd name=-c nonreg=1
 				       run $sbr $CLEANENV $INTERP -c "$CMD" ;;
 				esac
 				got=$(iv "$name" "matrix ran")
-				want=$(combine "$kind" "$(m_tf "$ne" "$nx" "$nonreg")" \
-					"$(m_xc "$ne" "$nx" "$nonreg")")
+				want=$(combine "$kind" "$(m_tf "$ne" "$nx" "$nonreg" "$ps")" \
+					"$(m_xc "$ne" "$nx" "$nonreg" "$ps")")
 				# -c has no descriptor: judged as a pipe
-				if [ -n "$src" ]; then
-					kwant=$(combine "$kind" "$(raw trusted-for "$src")" \
-						"$(raw execve-check "$src")")
+				if [ "$kind" != cmd ]; then
+					kwant=$(combine "$kind" "$(raw trusted-for "$via" "$file")" \
+						"$(raw execve-check "$via" "$file")")
 				else
 					kwant=$(combine "$kind" "$k_tf_pipe" "$k_xc_pipe")
 				fi
