@@ -12,8 +12,10 @@
 # the file the two interfaces disagree on the other way round: execve()
 # would run it, trusted_for refuses it under any policy (a pseudo
 # filesystem), so it is the one that tells whether fs.trust_policy is still
-# enforced under SECBIT_EXEC_RESTRICT_FILE.  Each interpreter's verdict (ran, or refused
-# with 126 and one line naming the file, '<stdin>' or '-c') must equal
+# enforced under SECBIT_EXEC_RESTRICT_FILE.
+#
+# Each interpreter's verdict (ran, or refused with 126 and one line naming
+# the file, '<stdin>' or '-c') must equal
 #  - the model below, written from the rules of trusted_for.2,
 #    trusted-python3.1 / trusted-dash.1 and check_exec.rst, and
 #  - the same rules applied to the kernel's raw answers for the same
@@ -56,7 +58,8 @@ chmod -R a+x "$X/stdlib"
 mount --bind "$X/stdlib" "$STDLIB"
 
 # The scripts: "ok" 0755 on the exec mount, "nox" 0644 there, "ok" 0755 on
-# the noexec mount; each prints "matrix ran".
+# the noexec mount (the memfd is a copy of the first, made per run by
+# with_memfd); each prints "matrix ran".
 mkdir "$X/m" "$NX/m"
 for ext in sh py; do
 	case $ext in
