@@ -294,7 +294,7 @@ end_needs
 strace -f -qq -o "$T/strace" -e trace=openat,execveat $BASEENV "$PY" -S "$X/ok.py" > /dev/null 2>&1
 t_eq "main script: opened once" 1 "$(grep -c "openat(AT_FDCWD, \"$X/ok.py\"" "$T/strace")"
 t_eq "main script: asked once with AT_EXECVE_CHECK (where the kernel has it)" \
-	"$(case $KERNEL_OFFERS in *execve_check*) echo 1 ;; *) echo 0 ;; esac)" \
+	"$([ "$("$TFRUN" --execve-check)" = yes ] && echo 1 || echo 0)" \
 	"$(awk -v f="\"$X/ok.py\"" '
 		# the descriptors openat() returned for the script, until reused
 		/openat\(/ { fd = $NF; if (index($0, "openat(AT_FDCWD, " f ",")) s[fd] = 1; else delete s[fd] }
