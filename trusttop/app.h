@@ -65,6 +65,7 @@ struct tt_app {
 	double self_cpu_pct;	/* trusttop's own CPU, % of one CPU */
 	double bpf_ns_per_event; /* BPF programs' run time per invocation */
 	double bpf_cpu_pct;	 /* BPF run time, % of one CPU */
+	uint64_t bpf_runs;	 /* program runs so far (self-profile) */
 	bool paused;
 };
 

@@ -354,6 +354,7 @@ int tt_print_json(struct tt_app *a, FILE *f)
 	json_object_object_add(o, "map_full", json_object_new_int64((int64_t)a->map_full));
 	json_object_object_add(o, "self_cpu_pct", json_object_new_double(a->self_cpu_pct));
 	json_object_object_add(o, "bpf_cpu_pct", json_object_new_double(a->bpf_cpu_pct));
+	json_object_object_add(o, "bpf_runs", json_object_new_int64((int64_t)a->bpf_runs));
 
 	arr = json_object_new_array();
 	rows = tt_visible_rows(a, &n);

@@ -84,12 +84,22 @@ struct tt_last {
 	__u32 pad;
 };
 
+/*
+ * What each CPU keeps: the self-profile and the last key.  One value, so
+ * that a run looks it up once (a helper call on 6.1, where per-CPU array
+ * look-ups are not inlined: about 4 % of a check in the VM, issue 12).
+ */
+struct tt_cpu {
+	struct tt_prof prof;	/* first: user space reads only this part */
+	struct tt_last last;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
 	__type(key, __u32);
-	__type(value, struct tt_last);
-} last SEC(".maps");
+	__type(value, struct tt_cpu);
+} cpu_state SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
@@ -122,37 +132,29 @@ struct {
 	__type(value, __u64);
 } wake_cnt SEC(".maps");
 
-struct {
-	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
-	__uint(max_entries, 1);
-	__type(key, __u32);
-	__type(value, struct tt_prof);
-} prof SEC(".maps");
-
-/* Start of a program run: a timestamp when this run is sampled, else 0. */
-static __always_inline __u64 prof_begin(void)
+/* This CPU's state (never NULL in practice: index 0 of a 1-entry array). */
+static __always_inline struct tt_cpu *cpu_get(void)
 {
 	__u32 zero = 0;
-	struct tt_prof *p = bpf_map_lookup_elem(&prof, &zero);
 
-	if (!p)
-		return 0;
-	p->runs++;
-	return p->runs % TT_PROF_EVERY ? 0 : bpf_ktime_get_ns();
+	return bpf_map_lookup_elem(&cpu_state, &zero);
 }
 
-static __always_inline void prof_end(__u64 t0)
+/* Start of a program run: a timestamp when this run is sampled, else 0. */
+static __always_inline __u64 prof_begin(struct tt_cpu *pc)
 {
-	__u32 zero = 0;
-	struct tt_prof *p;
+	if (!pc)
+		return 0;
+	pc->prof.runs++;
+	return pc->prof.runs % TT_PROF_EVERY ? 0 : bpf_ktime_get_ns();
+}
 
-	if (!t0)
+static __always_inline void prof_end(struct tt_cpu *pc, __u64 t0)
+{
+	if (!t0 || !pc)
 		return;
-	p = bpf_map_lookup_elem(&prof, &zero);
-	if (p) {
-		p->ns += bpf_ktime_get_ns() - t0;
-		p->sampled++;
-	}
+	pc->prof.ns += bpf_ktime_get_ns() - t0;
+	pc->prof.sampled++;
 }
 
 static const struct tt_counts zero_counts;
@@ -267,18 +269,16 @@ static __always_inline bool same_key(const struct tt_bkey *a,
 	       x[4] == y[4] && x[5] == y[5];
 }
 
-/* The slot of @key in counts, created on its first count; -1: no room. */
+/* The slot of @key in counts, created on its first count; -1: no room.
+ * @l: this CPU's last key, or NULL where it may not be used. */
 static __always_inline int stats_slot(struct tt_bkey *key,
-				      struct task_struct *task, bool cached)
+				      struct task_struct *task,
+				      struct tt_last *l)
 {
-	struct tt_last *l = NULL;
-	__u32 zero = 0, *sp, slot;
+	__u32 *sp, slot;
 
-	if (cached) {
-		l = bpf_map_lookup_elem(&last, &zero);
-		if (l && l->slot1 && same_key(&l->key, key))
-			return l->slot1 - 1;
-	}
+	if (l && l->slot1 && same_key(&l->key, key))
+		return l->slot1 - 1;
 	sp = bpf_map_lookup_elem(&stats, key);
 	if (!sp) {
 		name_exe(key, task);
@@ -394,11 +394,11 @@ static __always_inline bool refusal(const struct tt_verdict *vd)
 /*
  * Count one verdict in the rows of the caller's interpreter and process.
  * Returns true when it must be reported as an event (denied, or would be);
- * the caller then fills in the file (report()).  @cached: the program may
- * use the per-CPU last-key cache (see struct tt_last).
+ * the caller then fills in the file (report()).  @last: this CPU's last
+ * key, for the programs that may use it (see struct tt_last), else NULL.
  */
 static __always_inline bool verdict(struct tt_verdict *vd, struct tt_bkey *key,
-				    bool cached)
+				    struct tt_last *last)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
 	struct tt_counts *c;
@@ -410,7 +410,7 @@ static __always_inline bool verdict(struct tt_verdict *vd, struct tt_bkey *key,
 	fill_key(key, task);
 	key->api = vd->source;
 	v = vd->ret == 0 ? 0 : refusal(vd) ? 1 : -1;
-	slot = stats_slot(key, task, cached);
+	slot = stats_slot(key, task, last);
 	c = slot >= 0 ? bpf_map_lookup_elem(&counts, &slot) : NULL;
 	if (c)
 		add(c, v, vd->reason, vd->would);
@@ -503,16 +503,17 @@ SEC("tp_btf/trusted_for_verdict")
 int BPF_PROG(tf_verdict_btf, struct file *file, int usage, int policy,
 	     int ret, unsigned int reason, unsigned int would_deny)
 {
-	__u64 t0 = prof_begin();
+	struct tt_cpu *pc = cpu_get();
+	__u64 t0 = prof_begin(pc);
 	struct tt_verdict vd = {
 		.ret = ret, .policy = policy, .reason = reason,
 		.would = would_deny, .source = TT_SRC_TRUSTED_FOR,
 	};
 	struct tt_bkey key = {};
 
-	if (verdict(&vd, &key, true))
+	if (verdict(&vd, &key, pc ? &pc->last : NULL))
 		report_path(&key, &vd, &file->f_path, file->f_inode);
-	prof_end(t0);
+	prof_end(pc, t0);
 	return 0;
 }
 
@@ -530,7 +531,8 @@ int BPF_PROG(ec_verdict_btf, const struct path *path, const struct inode *inode,
 	     int ret, unsigned int reason, unsigned int would_deny,
 	     unsigned int secbits)
 {
-	__u64 t0 = prof_begin();
+	struct tt_cpu *pc = cpu_get();
+	__u64 t0 = prof_begin(pc);
 	struct tt_verdict vd = {
 		.ret = ret, .policy = -1, .reason = would_deny,
 		.would = would_deny, .secbits = secbits,
@@ -538,9 +540,9 @@ int BPF_PROG(ec_verdict_btf, const struct path *path, const struct inode *inode,
 	};
 	struct tt_bkey key = {};
 
-	if (verdict(&vd, &key, true))
+	if (verdict(&vd, &key, pc ? &pc->last : NULL))
 		report_path(&key, &vd, path, inode);
-	prof_end(t0);
+	prof_end(pc, t0);
 	return 0;
 }
 
@@ -583,7 +585,8 @@ struct trace_event_raw_execve_check_verdict___x {
 SEC("tracepoint/trusted_for/trusted_for_verdict")
 int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
 {
-	__u64 t0 = prof_begin();
+	struct tt_cpu *pc = cpu_get();
+	__u64 t0 = prof_begin(pc);
 	struct tt_verdict vd = {
 		.ret = (int)READ_INT_FIELD(ctx, ret),
 		.policy = (int)READ_INT_FIELD(ctx, policy),
@@ -593,16 +596,17 @@ int tf_verdict_tp(struct trace_event_raw_trusted_for_verdict___x *ctx)
 	};
 	struct tt_bkey key = {};
 
-	if (verdict(&vd, &key, true))
+	if (verdict(&vd, &key, pc ? &pc->last : NULL))
 		REPORT_TP_IDS(&key, &vd, ctx);
-	prof_end(t0);
+	prof_end(pc, t0);
 	return 0;
 }
 
 SEC("tracepoint/trusted_for/execve_check_verdict")
 int ec_verdict_tp(struct trace_event_raw_execve_check_verdict___x *ctx)
 {
-	__u64 t0 = prof_begin();
+	struct tt_cpu *pc = cpu_get();
+	__u64 t0 = prof_begin(pc);
 	__u32 would = READ_INT_FIELD(ctx, would_deny);
 	struct tt_verdict vd = {
 		.ret = (int)READ_INT_FIELD(ctx, ret), .policy = -1,
@@ -613,9 +617,9 @@ int ec_verdict_tp(struct trace_event_raw_execve_check_verdict___x *ctx)
 	};
 	struct tt_bkey key = {};
 
-	if (verdict(&vd, &key, true))
+	if (verdict(&vd, &key, pc ? &pc->last : NULL))
 		REPORT_TP_IDS(&key, &vd, ctx);
-	prof_end(t0);
+	prof_end(pc, t0);
 	return 0;
 }
 
@@ -675,6 +679,7 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 	struct file *f = NULL;
 	const char *name = NULL, *arg = NULL;
 	struct tt_event *e;
+	struct tt_cpu *pc;
 	__u32 atflags;
 	char c = 0;
 	__u64 t0;
@@ -684,15 +689,17 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 	atflags = (__u32)regs->r8;
 	if (!(atflags & AT_EXECVE_CHECK))
 		return 0;
-	t0 = prof_begin();
+	pc = cpu_get();
+	t0 = prof_begin(pc);
 	if (vd.ret == -EBADF) {
-		prof_end(t0);
+		prof_end(pc, t0);
 		return 0; /* no file, no verdict (feature probes use fd -1) */
 	}
-	vd.secbits = task->cred->securebits;
-	/* The file is only looked at for refusals (the fast path stays
-	 * short).  Only an empty path names the fd itself (AT_EMPTY_PATH). */
+	/* The file and the securebits are only looked at for refusals (the
+	 * fast path stays short; only events carry the securebits).  Only
+	 * an empty path names the fd itself (AT_EMPTY_PATH). */
 	if (refusal(&vd)) {
+		vd.secbits = task->cred->securebits;
 		arg = (const char *)regs->si;
 		if (arg)
 			bpf_probe_read_user(&c, 1, arg);
@@ -710,7 +717,7 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 		/* Mainline always enforces everything: would-deny = denied. */
 		vd.would = vd.reason;
 	}
-	if (verdict(&vd, &key, false) && (e = event_begin(&key, &vd))) {
+	if (verdict(&vd, &key, NULL) && (e = event_begin(&key, &vd))) {
 		if (f) {
 			event_inode(e, BPF_CORE_READ(f, f_inode));
 			fill_path(e, &f->f_path);
@@ -722,6 +729,6 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 		}
 		event_submit(e);
 	}
-	prof_end(t0);
+	prof_end(pc, t0);
 	return 0;
 }

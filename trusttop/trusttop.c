@@ -468,25 +468,32 @@ static double self_cpu(void)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-/* Estimated BPF run time so far: the sampled runs' mean times all runs. */
+/* Estimated BPF run time so far: the sampled runs' mean times all runs.
+ * Each CPU's value in cpu_state starts with its struct tt_prof; the rest
+ * is the programs' own (a per-CPU value is 8-byte aligned per CPU). */
 static void bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
 {
 	int ncpu = libbpf_num_possible_cpus();
-	struct tt_prof *p;
+	size_t stride = (bpf_map__value_size(skel->maps.cpu_state) + 7) & ~(size_t)7;
 	uint64_t runs = 0, sampled = 0, sns = 0;
+	unsigned char *v;
 	__u32 zero = 0;
 
 	*ns = *cnt = 0;
-	if (ncpu <= 0 || !(p = calloc(ncpu, sizeof(*p))))
+	if (ncpu <= 0 || stride < sizeof(struct tt_prof) ||
+	    !(v = calloc(ncpu, stride)))
 		return;
-	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.prof), &zero, p)) {
+	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.cpu_state), &zero, v)) {
 		for (int i = 0; i < ncpu; i++) {
-			runs += p[i].runs;
-			sampled += p[i].sampled;
-			sns += p[i].ns;
+			struct tt_prof p;
+
+			memcpy(&p, v + (size_t)i * stride, sizeof(p));
+			runs += p.runs;
+			sampled += p.sampled;
+			sns += p.ns;
 		}
 	}
-	free(p);
+	free(v);
 	*cnt = runs;
 	*ns = sampled ? (uint64_t)((double)sns / (double)sampled * (double)runs) : 0;
 }
@@ -524,6 +531,7 @@ static int tick(struct tt_app *a, struct trusttop_bpf *skel,
 		a->self_cpu_pct = 100 * (cpu - ov->cpu) / a->elapsed;
 		a->bpf_cpu_pct = 100 * (double)(ns - ov->bpf_ns) / 1e9 / a->elapsed;
 	}
+	a->bpf_runs = cnt;
 	a->bpf_ns_per_event = cnt > ov->bpf_cnt ?
 		(double)(ns - ov->bpf_ns) / (double)(cnt - ov->bpf_cnt) : 0;
 	ov->cpu = cpu;
