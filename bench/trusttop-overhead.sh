@@ -5,6 +5,9 @@
 #    without and with trusttop attached, alternating in the same run (odd
 #    rounds without first, even rounds with first), each round's slowdown
 #    and the load printed with it;
+#  - the floor: the same loops with empty BPF programs where trusttop
+#    attaches its own (tt-floor), the cost of the tracepoint and of running
+#    any program there, which no change to trusttop's program can remove;
 #  - trusttop's own CPU time per second of wall time during the loops;
 #  - exactness, every round: each worker reports N allowed checks and no
 #    other answer (its own count), and trusttop counts PROCS * N checks for
@@ -16,6 +19,11 @@
 # cannot measure is named as not measured.  Other trusttops attached to the
 # same events (other users of the machine) tax both columns: their number
 # is printed with the load.
+# Wall times are read from the clock of the machine that runs the bench: in
+# the test VM, boot with a clock that follows the host's (refined-jiffies,
+# the default there, loses ticks under TCG and made rounds disagree by
+# 5-40 %):  TF_VM_APPEND=tsc=reliable tests/vm/run -- bench/trusttop-overhead.sh
+# The clock source is printed, and a tick-based one is flagged.
 # As root, after `make -C trusttop`.
 # usage: bench/trusttop-overhead.sh [CHECKS_PER_PROCESS] [ROUNDS] [PROCS]
 #   defaults 200000 3 4
@@ -32,6 +40,7 @@ done
 B=${TRUSTTOP_BUILD:-build/user/trusttop}
 TRUSTTOP=$B/trusttop
 WORKLOAD=$B/tt-workload
+FLOOR=$B/tt-floor
 [ -x "$TRUSTTOP" ] && [ -x "$WORKLOAD" ] || {
 	echo "trusttop-overhead: no $TRUSTTOP or $WORKLOAD: run 'make -C trusttop' first" >&2; exit 2; }
 backend=$("$WORKLOAD" -P)
@@ -44,8 +53,8 @@ trusted_for*) goal=15 other="AT_EXECVE_CHECK <= 5%: not measured here (needs Lin
 	exit 2 ;;
 esac
 D=$(mktemp -d /tmp/trusttop-bench.XXXXXX)
-TT_PID=
-trap '[ -n "$TT_PID" ] && kill $TT_PID 2>/dev/null; rm -rf "$D"' EXIT
+TT_PID= FL_PID=
+trap '[ -n "$TT_PID" ] && kill $TT_PID 2>/dev/null; [ -n "$FL_PID" ] && kill $FL_PID 2>/dev/null; rm -rf "$D"' EXIT
 cp "$WORKLOAD" "$D/tt-bench"
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
 bad=0
@@ -84,13 +93,36 @@ run() {
 	echo "$t1 - $t0" | bc -l
 }
 cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }
+clock=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource 2> /dev/null)
+case $clock in
+*jiffies*) clock="$clock (ticks: wall figures unreliable in a VM; boot it with tsc=reliable)" ;;
+'') clock="unknown" ;;
+esac
+# floor_run TAG: the loops with tt-floor's empty programs attached; prints
+# the elapsed seconds, or nothing when they cannot be attached (the reason
+# is kept in $D/floor-why).
+floor_run() {
+	local f
+	[ -x "$FLOOR" ] || { echo "no $FLOOR (make -C trusttop)" > "$D/floor-why"; return; }
+	"$FLOOR" > "$D/floor.out" 2> "$D/floor.err" &
+	FL_PID=$!
+	while [ ! -s "$D/floor.out" ]; do
+		kill -0 "$FL_PID" 2> /dev/null || { cat "$D/floor.err" > "$D/floor-why"; FL_PID=; return; }
+		sleep 0.1
+	done
+	f=$(run "$1")
+	kill -TERM "$FL_PID"; wait "$FL_PID"; FL_PID=
+	echo "$f"
+}
 
-base_t=0 with_t=0 cpu=0 wall=0
+base_t=0 with_t=0 floor_t=0 cpu=0 wall=0
 issued=$((N * PROCS))
 for r in $(seq "$ROUNDS"); do
 	# Odd rounds run without trusttop first, even rounds last: what the
 	# order does (warm caches, the previous round's clean-up) cancels.
-	[ $((r % 2)) = 1 ] && b=$(run "round $r without") && bc_=$(cat "$D/cpu")
+	# The floor runs between the two, so that it also sees both orders.
+	[ $((r % 2)) = 1 ] && b=$(run "round $r without") && bc_=$(cat "$D/cpu") &&
+		f=$(floor_run "round $r floor")
 	rm -f "$D/out.json"
 	"$TRUSTTOP" --json -d 1 > "$D/out.json" 2> "$D/err" &
 	TT_PID=$!
@@ -102,11 +134,18 @@ for r in $(seq "$ROUNDS"); do
 	w=$(run "round $r with"); wc_=$(cat "$D/cpu")
 	c1=$(cpu_ticks "$TT_PID"); t1=$(now)
 	kill -TERM "$TT_PID"; wait "$TT_PID"; TT_PID=
-	[ $((r % 2)) = 0 ] && b=$(run "round $r without") && bc_=$(cat "$D/cpu")
+	[ $((r % 2)) = 0 ] && f=$(floor_run "round $r floor") &&
+		b=$(run "round $r without") && bc_=$(cat "$D/cpu")
 	counted=$(tail -n 1 "$D/out.json" | jq '[.interpreters[] | select(.exe == "tt-bench") | .checks] | add')
-	printf 'round %d: without %.0f checks/s, with %.0f checks/s, slowdown %.2f%%; workers CPU %.2f s without, %.2f s with (%+.2f%%); trusttop counted %s of %d issued; load %s\n' \
+	if [ -n "$f" ]; then
+		fl=$(printf ', floor %.2f%%' "$(echo "100 * (1 - $b / $f)" | bc -l)")
+		floor_t=$(echo "$floor_t + $f" | bc -l)
+	else
+		fl=", floor not measured"
+	fi
+	printf 'round %d: without %.0f checks/s, with %.0f checks/s, slowdown %.2f%%%s; workers CPU %.2f s without, %.2f s with (%+.2f%%); trusttop counted %s of %d issued; load %s\n' \
 		"$r" "$(echo "$issued / $b" | bc -l)" "$(echo "$issued / $w" | bc -l)" \
-		"$(echo "100 * (1 - $b / $w)" | bc -l)" "$bc_" "$wc_" \
+		"$(echo "100 * (1 - $b / $w)" | bc -l)" "$fl" "$bc_" "$wc_" \
 		"$(echo "100 * ($wc_ / $bc_ - 1)" | bc -l)" "$counted" "$issued" "$(load)"
 	echo "$b $w $bc_ $wc_" >> "$D/rounds"
 	[ -n "${BENCH_DEBUG:-}" ] && tail -n 1 "$D/out.json" | jq -c "[.map_full, .ringbuf_drops, (.interpreters[] | select(.exe == \"tt-bench\") | [.comm, .uid, .checks, .allowed, .denied, .errors])]"
@@ -125,7 +164,7 @@ for r in $(seq "$ROUNDS"); do
 	wall=$(echo "$wall + $t1 - $t0" | bc -l)
 done
 hz=$(getconf CLK_TCK)
-echo "backend: $backend, $PROCS processes x $N checks x $ROUNDS rounds, $(nproc) CPUs, load $(load), other trusttop programs attached: ${foreign:-?}"
+echo "backend: $backend, $PROCS processes x $N checks x $ROUNDS rounds, $(nproc) CPUs, load $(load), clock $clock, other trusttop programs attached: ${foreign:-?}"
 median=$(awk '{ print 100 * (1 - $1 / $2) }' "$D/rounds" | sort -g |
 	awk '{ v[NR] = $1 } END { printf "%.2f", NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
 echo "$issued $ROUNDS $base_t $with_t $cpu $hz $wall $goal $median" | awk '{
@@ -135,6 +174,15 @@ echo "$issued $ROUNDS $base_t $with_t $cpu $hz $wall $goal $median" | awk '{
 	printf "trusttop CPU: %.3f s per s of wall time at that rate\n", ($5 / $6) / $7
 	printf "slowdown %.2f%% (with/without %.4f; median of the rounds %.2f%%)  goal <= %d%%: %s\n", slow, with / base, $9, $8, slow <= $8 ? "MET" : "MISSED"
 }'
+# The floor: what the same loops lose with empty programs in trusttop's
+# place, over the same rounds (trusttop's slowdown cannot go below it).
+if [ "$floor_t" != 0 ]; then
+	echo "$base_t $floor_t $with_t" | awk '{
+		printf "floor (empty programs where trusttop attaches): slowdown %.2f%%; trusttop above it: %.2f%% of the time without\n",
+			100 * (1 - $1 / $2), 100 * ($3 - $2) / $1 }'
+else
+	echo "floor: not measured: $(head -n 1 "$D/floor-why" 2> /dev/null)"
+fi
 # The same cost in CPU time: the CPU seconds the workers needed for the
 # same checks, with trusttop against without (less sensitive to what else
 # the machine runs than wall time; the goal verdict above is on wall time).

@@ -1,0 +1,31 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Empty programs on the events trusttop attaches to: what any BPF program
+ * there costs before it does any work (the tracepoint's dispatch and, on
+ * the patched kernel, the would-deny reasons computed only while the event
+ * is enabled).  bench/trusttop-overhead.sh measures it as the floor of
+ * trusttop's overhead; tt-floor.c chooses the programs as trusttop's auto
+ * mode does.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+
+char LICENSE[] SEC("license") = "GPL";
+
+SEC("tp_btf/trusted_for_verdict")
+int floor_tf(void *ctx)
+{
+	return 0;
+}
+
+SEC("tp_btf/execve_check_verdict")
+int floor_ec(void *ctx)
+{
+	return 0;
+}
+
+SEC("tracepoint/syscalls/sys_exit_execveat")
+int floor_exit(void *ctx)
+{
+	return 0;
+}
