@@ -119,7 +119,8 @@ void tf_agg_add_denial(struct tf_agg *a, const struct tf_denial *d)
 	add_id(&t[TF_DIM_USER], d->uid, d->ms);
 	add_id(&t[TF_DIM_AUID], d->auid, d->ms);
 	add_str(&t[TF_DIM_NODE], d->node ? d->node : "", NULL, d->ms);
-	tf_metrics_denial(&a->metrics, d->exe, d->reason, d->node ? d->node : "", c);
+	if (!a->no_metrics)
+		tf_metrics_denial(&a->metrics, d->exe, d->reason, d->node ? d->node : "", c);
 }
 
 /* strdup() that keeps NULL; false when out of memory. */
@@ -134,7 +135,8 @@ int tf_agg_add_change(struct tf_agg *a, const struct tf_policy_change *c)
 	struct tf_change *slot, copy = { .c = *c };
 
 	copy.c.comm = copy.c.exe = NULL; /* the caller's, not ours */
-	tf_metrics_change(&a->metrics, c->node ? c->node : "", c->res, c->new_policy, c->ms);
+	if (!a->no_metrics)
+		tf_metrics_change(&a->metrics, c->node ? c->node : "", c->res, c->new_policy, c->ms);
 	copy.node = strdup(c->node ? c->node : "");
 	if (!copy.node || !dup_opt(c->comm, &copy.c.comm) || !dup_opt(c->exe, &copy.c.exe)) {
 		change_free(&copy);

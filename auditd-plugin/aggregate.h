@@ -49,6 +49,7 @@ struct tf_agg {
 	uint64_t malformed;	/* 1350 / trust_policy records missing fields */
 	uint64_t not_denial;	/* 1350 records with res != 0 */
 	struct tf_metrics metrics; /* exact labelled counters (metrics.h) */
+	bool no_metrics;	/* not kept (a report without --metrics) */
 };
 
 const char *tf_dim_name(enum tf_dim d);	/* "interpreter", "file", ... */
