@@ -98,7 +98,7 @@ static const struct interp interps[] = {
 #define NINTERP (sizeof(interps) / sizeof(interps[0]))
 
 struct user {
-	unsigned uid, gid;
+	unsigned int uid, gid;
 	const char *name, *group;
 };
 
@@ -150,8 +150,9 @@ static const char *const ec_reasons[] = { "noexec_mount", "file_perm", "not_regu
 static const char *const ec_modes[NECR] = { "0100755", "0100644", "0010644",
 					    "0100444", "0100755", "0100755" };
 /* securebits of the callers: 0x100 (RESTRICT_FILE) with or without its lock
- * and DENY_INTERACTIVE, or without it */
-static const unsigned ec_secbits[] = { 0x100, 0x300, 0x500, 0xf00, 0x0, 0x200, 0x400, 0xc00, 0x0 };
+ * and DENY_INTERACTIVE, or without it
+ */
+static const unsigned int ec_secbits[] = { 0x100, 0x300, 0x500, 0xf00, 0x0, 0x200, 0x400, 0xc00, 0x0 };
 #define NSECBITS (sizeof(ec_secbits) / sizeof(ec_secbits[0]))
 
 struct split {
@@ -200,7 +201,7 @@ static void untrusted(FILE *f, const char *s)
 	}
 }
 
-static void name_of(char *buf, size_t size, unsigned id)
+static void name_of(char *buf, size_t size, unsigned int id)
 {
 	for (size_t i = 0; i < NUSER; i++)
 		if (users[i].uid == id) {
@@ -231,20 +232,21 @@ static const char *const progs[][3] = { /* exe, comm, a file it opens */
 #define NPROG (sizeof(progs) / sizeof(progs[0]))
 
 /* SYSCALL, CWD, PATH (one or two), PROCTITLE, EOE of serial @serial; with
- * @denial, that record (already written to @den) comes after SYSCALL. */
+ * @denial, that record (already written to @den) comes after SYSCALL.
+ */
 static uint64_t ordinary_event(FILE *f, uint64_t ms, uint64_t serial, uint64_t r,
 			       const char *node, bool raw, const char *den)
 {
 	const char *const *pg = progs[r % NPROG];
-	unsigned syscall = den ? 451 : (r >> 8) & 1 ? 257 : 59;
-	unsigned pid = 300 + (unsigned)((r >> 16) % 4000000);
-	unsigned uid = (r >> 40) & 1 ? 1000 : 0;
-	unsigned items = den ? 1 : 1 + (unsigned)((r >> 44) & 1);
+	unsigned int syscall = den ? 451 : (r >> 8) & 1 ? 257 : 59;
+	unsigned int pid = 300 + (unsigned int)((r >> 16) % 4000000);
+	unsigned int uid = (r >> 40) & 1 ? 1000 : 0;
+	unsigned int items = den ? 1 : 1 + (unsigned int)((r >> 44) & 1);
 	uint64_t lines = 0;
 	char ts[64];
 
 	snprintf(ts, sizeof(ts), "msg=audit(%" PRIu64 ".%03u:%" PRIu64 "):", ms / 1000,
-		 (unsigned)(ms % 1000), serial);
+		 (unsigned int)(ms % 1000), serial);
 	fprintf(f, "%stype=SYSCALL %s arch=c000003e syscall=%u success=%s exit=%s a0=ffffff9c"
 		   " a1=7ffc1e2a3b40 a2=80000 a3=0 items=%u ppid=%u pid=%u auid=%u uid=%u gid=%u"
 		   " euid=%u suid=%u fsuid=%u egid=%u sgid=%u fsgid=%u tty=pts0 ses=3 comm=",
@@ -266,12 +268,12 @@ static uint64_t ordinary_event(FILE *f, uint64_t ms, uint64_t serial, uint64_t r
 	untrusted(f, uid ? "/home/alice" : "/");
 	putc('\n', f);
 	lines++;
-	for (unsigned i = 0; i < items; i++) {
+	for (unsigned int i = 0; i < items; i++) {
 		fprintf(f, "%stype=PATH %s item=%u name=", node, ts, i);
 		untrusted(f, i ? "/lib64/ld-linux-x86-64.so.2" : pg[2]);
 		fprintf(f, " inode=%u dev=08:01 mode=0100644 ouid=0 ogid=0 rdev=00:00"
 			   " nametype=NORMAL cap_fp=0 cap_fi=0 cap_fe=0 cap_fver=0 cap_frootid=0",
-			1000 + (unsigned)((r >> 20) % 100000));
+			1000 + (unsigned int)((r >> 20) % 100000));
 		if (!raw)
 			fputs("\x1d" "OUID=\"root\" OGID=\"root\"", f);
 		putc('\n', f);
@@ -309,16 +311,36 @@ int main(int argc, char **argv)
 
 	while ((c = getopt(argc, argv, "n:p:c:x:H:rs:o:m:e:h")) != -1) {
 		switch (c) {
-		case 'n': n = num(optarg, "-n"); break;
-		case 'p': paths = num(optarg, "-p"); break;
-		case 'c': cfg_every = num(optarg, "-c"); break;
-		case 'x': hostile_every = num(optarg, "-x"); break;
-		case 'H': nodes = num(optarg, "-H"); break;
-		case 'r': raw = true; break;
-		case 's': seed = num(optarg, "-s"); break;
-		case 'o': out = optarg; break;
-		case 'm': mixed = num(optarg, "-m"); break;
-		case 'e': ec_every = num(optarg, "-e"); break;
+		case 'n':
+			n = num(optarg, "-n");
+			break;
+		case 'p':
+			paths = num(optarg, "-p");
+			break;
+		case 'c':
+			cfg_every = num(optarg, "-c");
+			break;
+		case 'x':
+			hostile_every = num(optarg, "-x");
+			break;
+		case 'H':
+			nodes = num(optarg, "-H");
+			break;
+		case 'r':
+			raw = true;
+			break;
+		case 's':
+			seed = num(optarg, "-s");
+			break;
+		case 'o':
+			out = optarg;
+			break;
+		case 'm':
+			mixed = num(optarg, "-m");
+			break;
+		case 'e':
+			ec_every = num(optarg, "-e");
+			break;
 		default:
 			fprintf(stderr, "usage: gen-audit-log [-n RECORDS] [-p DISTINCT_PATHS] "
 					"[-c CONFIG_EVERY] [-x HOSTILE_EVERY] [-H NODES] [-r] "
@@ -337,19 +359,20 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	static char obuf[1 << 20];
+
 	setvbuf(stdout, obuf, _IOFBF, sizeof(obuf));
 	rng_state = mix(seed) | 1;
 
 	FILE *f = stdout;
 	uint64_t ms = 1796286225861ULL; /* same epoch as the captured log */
 	uint64_t serial = 7;
-	unsigned policy = 0;
+	unsigned int policy = 0;
 	char path[512], name[256], a1[32], a2[32];
 
 	for (uint64_t i = 0; i <= n; i++) {
 		/* policy change: first record, then every cfg_every denials */
 		if (i < n && (i == 0 || (cfg_every && i % cfg_every == 0))) {
-			unsigned old = policy, nw, auid;
+			unsigned int old = policy, nw, auid;
 			uint64_t ses;
 			int res = 1;
 			uint64_t r = rnd();
@@ -360,11 +383,11 @@ int main(int argc, char **argv)
 				nw = 7;
 				res = 0;
 			} else {
-				nw = i ? 1 + (unsigned)(r >> 16) % 3 : 3;
+				nw = i ? 1 + (unsigned int)(r >> 16) % 3 : 3;
 				policy = nw;
 			}
 			const struct interp *w = &writers[(r >> 32) % NWRITER];
-			unsigned wpid = 300 + (unsigned)((r >> 40) % 4000000);
+			unsigned int wpid = 300 + (unsigned int)((r >> 40) % 4000000);
 
 			if (nodes)
 				fprintf(f, "node=host%" PRIu64 " ", (r >> 24) % nodes);
@@ -373,7 +396,7 @@ int main(int argc, char **argv)
 				   "): op=trust_policy old=%u new=%u ppid=1 pid=%u auid=%u uid=0"
 				   " gid=0 euid=0 suid=0 fsuid=0 egid=0 sgid=0 fsgid=0 tty=(none)"
 				   " ses=%" PRIu64 " comm=",
-				ms / 1000, (unsigned)(ms % 1000), serial++, old, nw, wpid, auid, ses);
+				ms / 1000, (unsigned int)(ms % 1000), serial++, old, nw, wpid, auid, ses);
 			untrusted(f, w->comm);
 			fputs(" exe=", f);
 			untrusted(f, w->exe);
@@ -400,15 +423,35 @@ int main(int argc, char **argv)
 		const struct user *u = &users[(r >> 8) % NUSER];
 		const struct interp *in = &interps[(r >> 16) % NINTERP];
 		const char *reason, *mode;
-		unsigned pol = policy ? policy : 3;
+		unsigned int pol = policy ? policy : 3;
 
 		/* the reason agrees with the policy and the file's mode */
 		switch ((h >> 16) % 16) {
-		case 0: reason = "not_regular"; mode = "0010644"; break;
-		case 1: reason = "pseudo_fs"; mode = "0100444"; break;
-		case 2: case 3: case 4: reason = "noexec_mount,file_perm"; mode = "0100644"; break;
-		case 5: case 6: case 7: case 8: reason = "file_perm"; mode = "0100644"; break;
-		default: reason = "noexec_mount"; mode = "0100755"; break;
+		case 0:
+			reason = "not_regular";
+			mode = "0010644";
+			break;
+		case 1:
+			reason = "pseudo_fs";
+			mode = "0100444";
+			break;
+		case 2:
+		case 3:
+		case 4:
+			reason = "noexec_mount,file_perm";
+			mode = "0100644";
+			break;
+		case 5:
+		case 6:
+		case 7:
+		case 8:
+			reason = "file_perm";
+			mode = "0100644";
+			break;
+		default:
+			reason = "noexec_mount";
+			mode = "0100755";
+			break;
 		}
 		if (pol == 1 && !strcmp(reason, "noexec_mount,file_perm"))
 			reason = "noexec_mount";
@@ -425,12 +468,12 @@ int main(int argc, char **argv)
 				 exts[(h >> 32) % 5]);
 		}
 		snprintf(path, sizeof(path), "%s/%s/d%02u/%s", m->dir, owner->name,
-			 (unsigned)((h >> 40) % 100), name);
+			 (unsigned int)((h >> 40) % 100), name);
 
-		unsigned auid = u->uid ? u->uid : 4294967295u;
+		unsigned int auid = u->uid ? u->uid : 4294967295u;
 		uint64_t ses = u->uid ? 1 + (r >> 24) % 40 : 4294967295u;
-		unsigned pid = 300 + (unsigned)((r >> 32) % 4000000);
-		unsigned ppid = 1 + (unsigned)((r >> 40) % 4000);
+		unsigned int pid = 300 + (unsigned int)((r >> 32) % 4000000);
+		unsigned int ppid = 1 + (unsigned int)((r >> 40) % 4000);
 
 		char nodebuf[32] = "";
 		uint64_t others_here = 0;
@@ -445,7 +488,7 @@ int main(int argc, char **argv)
 				fprintf(f, "%stype=CONFIG_CHANGE msg=audit(%" PRIu64 ".%03u:%" PRIu64
 					   "): auid=1000 ses=3 subj=unconfined op=add_rule"
 					   " key=\"watch\" list=4 res=1\n",
-					nodebuf, ms / 1000, (unsigned)(ms % 1000), serial++);
+					nodebuf, ms / 1000, (unsigned int)(ms % 1000), serial++);
 				others_here++;
 			} else {
 				others_here += ordinary_event(f, ms, serial++, e, nodebuf, raw, NULL);
@@ -458,16 +501,19 @@ int main(int argc, char **argv)
 		size_t dlen = 0;
 		FILE *df = f;
 
-		if (in_event && !(df = open_memstream(&dbuf, &dlen))) {
-			fprintf(stderr, "gen-audit-log: out of memory\n");
-			return 1;
+		if (in_event) {
+			df = open_memstream(&dbuf, &dlen);
+			if (!df) {
+				fprintf(stderr, "gen-audit-log: out of memory\n");
+				return 1;
+			}
 		}
 		f = df;
 		fputs(nodebuf, f);
 		fprintf(f, "type=UNKNOWN[1350] msg=audit(%" PRIu64 ".%03u:%" PRIu64
 			   "): usage=execution policy=%u reason=%s dev=%s ino=%" PRIu64
 			   " mode=%s ouid=%u ogid=%u path=",
-			ms / 1000, (unsigned)(ms % 1000), serial++, pol, reason, m->dev,
+			ms / 1000, (unsigned int)(ms % 1000), serial++, pol, reason, m->dev,
 			12 + pi, mode, owner->uid, owner->gid);
 		untrusted(f, path);
 		fprintf(f, " ppid=%u pid=%u auid=%u uid=%u gid=%u euid=%u suid=%u fsuid=%u"
@@ -509,17 +555,17 @@ int main(int argc, char **argv)
 		/* -e: an AT_EXECVE_CHECK refusal, logged whatever the securebits */
 		if (ec_every && denials % ec_every == 0) {
 			uint64_t e = rnd();
-			unsigned ri = (unsigned)(e % NECR);
-			unsigned sb = ec_secbits[(e >> 8) % NSECBITS];
+			unsigned int ri = (unsigned int)(e % NECR);
+			unsigned int sb = ec_secbits[(e >> 8) % NSECBITS];
 			const struct interp *ei = &interps[(e >> 16) % NINTERP];
 			const struct user *eu = &users[(e >> 24) % NUSER];
-			unsigned eauid = eu->uid ? eu->uid : 4294967295u;
+			unsigned int eauid = eu->uid ? eu->uid : 4294967295u;
 
 			fputs(nodebuf, f);
 			fprintf(f, "type=UNKNOWN[1350] msg=audit(%" PRIu64 ".%03u:%" PRIu64
 				   "): usage=execution policy=? reason=%s dev=%s ino=%" PRIu64
 				   " mode=%s ouid=%u ogid=%u path=",
-				ms / 1000, (unsigned)(ms % 1000), serial++, ec_reasons[ri], m->dev,
+				ms / 1000, (unsigned int)(ms % 1000), serial++, ec_reasons[ri], m->dev,
 				12 + pi, ec_modes[ri], owner->uid, owner->gid);
 			untrusted(f, path);
 			fprintf(f, " ppid=%u pid=%u auid=%u uid=%u gid=%u euid=%u suid=%u fsuid=%u"

@@ -545,7 +545,8 @@ static void expect_refused(struct writer *wr, const char *buf, size_t len)
 }
 
 /* Two writes on one open file: the first is taken; the second is either
- * taken or refused (not documented), and the value must follow. */
+ * taken or refused (not documented), and the value must follow.
+ */
 static void two_writes(struct writer *wr, int a, int b)
 {
 	char s[2] = { (char)('0' + a), (char)('0' + b) };
@@ -716,8 +717,12 @@ int main(int argc, char **argv)
 
 	while ((opt = getopt(argc, argv, "d:n:s:p:t:e:T:")) != -1) {
 		switch (opt) {
-		case 'd': dir = optarg; break;
-		case 'n': total_calls = parse_num(optarg, 1, LONG_MAX / 2); break;
+		case 'd':
+			dir = optarg;
+			break;
+		case 'n':
+			total_calls = parse_num(optarg, 1, LONG_MAX / 2);
+			break;
 		case 's': {
 			char *end;
 
@@ -728,11 +733,20 @@ int main(int argc, char **argv)
 			have_seed = true;
 			break;
 		}
-		case 'p': nprocs = (int)parse_num(optarg, 1, 64); break;
-		case 't': nthreads = (int)parse_num(optarg, 1, 64); break;
-		case 'e': enable = optarg; break;
-		case 'T': limit = parse_num(optarg, 1, 86400); break;
-		default: usage();
+		case 'p':
+			nprocs = (int)parse_num(optarg, 1, 64);
+			break;
+		case 't':
+			nthreads = (int)parse_num(optarg, 1, 64);
+			break;
+		case 'e':
+			enable = optarg;
+			break;
+		case 'T':
+			limit = parse_num(optarg, 1, 86400);
+			break;
+		default:
+			usage();
 		}
 	}
 	if (!dir || optind != argc)

@@ -1,5 +1,6 @@
 /* Checks shared by the cmocka tests of the tools' JSON and text output.
- * Include after <cmocka.h>, <json-c/json.h> and "escape.h". */
+ * Include after <cmocka.h>, <json-c/json.h> and "escape.h".
+ */
 #ifndef TF_TESTS_JSON_CHECKS_H
 #define TF_TESTS_JSON_CHECKS_H
 
