@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: LGPL-2.1-or-later */
+/*
+ * trustedfor_abi.h - the kernel ABI of trusted_for(2), fs.trust_policy and
+ * AT_EXECVE_CHECK as plain constants: numbers and one path, nothing else.
+ *
+ * It includes no header at all, so that BPF programs (clang -target bpf,
+ * with vmlinux.h instead of libc) share these values with user space.
+ * trustedfor.h includes it; both are installed side by side.
+ */
+#ifndef TRUSTEDFOR_ABI_H
+#define TRUSTEDFOR_ABI_H
+
+/* ABI of the patched kernel (kernel/patches/). */
+#define TF_SYSCALL_NR 451
+#define TF_USAGE_EXECUTION 1 /* TRUSTED_FOR_EXECUTION */
+#define TF_POLICY_PATH "/proc/sys/fs/trust_policy"
+#define TF_AUDIT_TYPE 1350 /* AUDIT_TRUSTED_FOR */
+
+/* fs.trust_policy bits. */
+#define TF_POLICY_EXEC_MOUNT 0x1u /* honour noexec mounts */
+#define TF_POLICY_EXEC_FILE 0x2u  /* require the exec permission */
+#define TF_POLICY_MAX 3
+
+/* Deny reasons: bitmask of the tracepoint's reason/would_deny fields. */
+#define TF_REASON_NOEXEC_MOUNT 0x1u
+#define TF_REASON_FILE_PERM 0x2u
+#define TF_REASON_NOT_REGULAR 0x4u
+#define TF_REASON_PSEUDO_FS 0x8u
+/* Only for execveat(AT_EXECVE_CHECK) refusals on the patched kernel: */
+#define TF_REASON_WRITE_BUSY 0x10u /* ETXTBSY: the file is open for writing */
+#define TF_REASON_LSM 0x20u	   /* an LSM refused the exec credentials */
+#define TF_REASON_ALL 0x3fu
+#define TF_REASON_COUNT 6
+
+/* Mainline's execveat(2) flag (uapi/linux/fcntl.h since 6.14). */
+#ifndef AT_EXECVE_CHECK
+#define AT_EXECVE_CHECK 0x10000
+#endif
+
+/*
+ * Mainline's exec securebits (uapi/linux/securebits.h since 6.14, and the
+ * trustfor 6.1 series from issue 11 on), as bits of PR_GET_SECUREBITS.
+ * check_exec.rst: an interpreter always asks AT_EXECVE_CHECK about the
+ * file it interprets but enforces the answer only under
+ * TF_SECBIT_EXEC_RESTRICT_FILE; under TF_SECBIT_EXEC_DENY_INTERACTIVE it
+ * refuses interactive code (-c, -i, a terminal), and code arriving on a
+ * descriptor unless AT_EXECVE_CHECK on that descriptor succeeds.
+ */
+#define TF_SECBIT_EXEC_RESTRICT_FILE 0x100u	   /* bit 8 */
+#define TF_SECBIT_EXEC_RESTRICT_FILE_LOCKED 0x200u    /* bit 9 */
+#define TF_SECBIT_EXEC_DENY_INTERACTIVE 0x400u	   /* bit 10 */
+#define TF_SECBIT_EXEC_DENY_INTERACTIVE_LOCKED 0x800u /* bit 11 */
+
+#endif /* TRUSTEDFOR_ABI_H */
