@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /* Terminal-safe escaping of hostile strings; see escape.h. */
 #include "escape.h"
+#include "hex.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -135,10 +136,10 @@ static void put(struct sink *k, const char *s, size_t n)
 
 static void put_hex(struct sink *k, unsigned char b)
 {
-	static const char hex[] = "0123456789abcdef";
-	char e[4] = { '\\', 'x', hex[b >> 4], hex[b & 0xf] };
+	char e[5] = { '\\', 'x' };
 
-	put(k, e, sizeof(e));
+	tf_hex(&b, 1, e + 2, sizeof(e) - 2);
+	put(k, e, 4);
 }
 
 size_t tf_escape_term(const char *in, size_t len, char *out, size_t outsz)

@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "escape.h"
+#include "hex.h"
 
-static const char hexdigits[] = "0123456789abcdef";
 static const char replacement[] = "\xef\xbf\xbd"; /* U+FFFD */
 
 struct json_object *tf_json_text(const char *s, size_t len)
@@ -52,12 +52,7 @@ char *tf_hex_dup(const char *s, size_t len)
 
 	if (!h)
 		return NULL;
-	for (size_t i = 0; i < len; i++) {
-		h[2 * i] = hexdigits[(unsigned char)s[i] >> 4];
-		h[2 * i + 1] = hexdigits[(unsigned char)s[i] & 0xf];
-	}
-	h[2 * len] = '\0';
-	return h;
+	return tf_hex(s, len, h, 2 * len + 1);
 }
 
 static int unhex(char c)
@@ -150,10 +145,11 @@ static void emit(char *out, size_t *w, const char *s, size_t n)
 
 static void emit_u(char *out, size_t *w, unsigned int u)
 {
-	char e[6] = { '\\', 'u', hexdigits[(u >> 12) & 0xf], hexdigits[(u >> 8) & 0xf],
-		      hexdigits[(u >> 4) & 0xf], hexdigits[u & 0xf] };
+	const unsigned char be[2] = { (u >> 8) & 0xff, u & 0xff };
+	char e[7] = { '\\', 'u' };
 
-	emit(out, w, e, sizeof(e));
+	tf_hex(be, sizeof(be), e + 2, sizeof(e) - 2);
+	emit(out, w, e, 6);
 }
 
 /* One pass over the serialized @s: count (out NULL) or write. */
