@@ -115,12 +115,12 @@ static void test_can_load_bpf(void **state)
 	assert_int_equal(WEXITSTATUS(st), 0);
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_matches_status),
+	cmocka_unit_test(test_can_load_bpf),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_matches_status),
-		cmocka_unit_test(test_can_load_bpf),
-	};
-
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name("caps", tests, NULL, NULL);
 }

@@ -27,13 +27,20 @@ static int setup(void **state)
 	return mkdtemp(top) ? 0 : -1;
 }
 
+/* Remove what the tests made, which must be all there is: rmdir(2) of a
+ * directory holding anything else fails the group. */
 static int teardown(void **state)
 {
-	char cmd[64];
+	static const char *const made[] = { "a", "b", "" };
+	char p[256];
 
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", top);
-	return system(cmd);
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		snprintf(p, sizeof(p), "%s/%s", top, made[i]);
+		if (rmdir(p))
+			return -1;
+	}
+	return 0;
 }
 
 /* mode of top/rel, or -1 when it is not a directory */
@@ -92,12 +99,12 @@ static void test_nothing_to_make(void **state)
 	assert_int_equal(chdir(cwd), 0);
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_cases),
+	cmocka_unit_test(test_nothing_to_make),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cases),
-		cmocka_unit_test(test_nothing_to_make),
-	};
-
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -66,12 +66,12 @@ static void test_size(void **state)
 	}
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_table),
+	cmocka_unit_test(test_size),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_size),
-	};
-
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

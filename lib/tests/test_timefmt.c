@@ -88,13 +88,13 @@ static void test_short_buffer(void **state)
 	assert_string_equal(tf_time_iso_utc_ms((int64_t)T * 1000, out, 24), "");
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_table),
+	cmocka_unit_test(test_iso_ms),
+	cmocka_unit_test(test_short_buffer),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_iso_ms),
-		cmocka_unit_test(test_short_buffer),
-	};
-
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

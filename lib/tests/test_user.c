@@ -72,12 +72,12 @@ static void test_null(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_table),
+	cmocka_unit_test(test_null),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table),
-		cmocka_unit_test(test_null),
-	};
-
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
