@@ -26,12 +26,33 @@ static int write_all(int fd, const char *p, size_t len)
 	return 0;
 }
 
+/* fsync(2) the directory holding @path: 0, or -1 with errno. */
+static int sync_dir(const char *path)
+{
+	char *dircopy = strdup(path);
+	int dfd, rc = -1, saved;
+
+	if (!dircopy)
+		return -1;
+	dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		rc = fsync(dfd);
+		saved = errno;
+		close(dfd);
+		errno = saved;
+	}
+	saved = errno;
+	free(dircopy);
+	errno = saved;
+	return rc;
+}
+
 int tf_atomic_write(const char *path, const void *data, size_t len,
 		    mode_t mode)
 {
 	size_t n = strlen(path);
-	char *tmp = malloc(n + 8), *dircopy = NULL;
-	int fd = -1, dfd, saved;
+	char *tmp = malloc(n + 8);
+	int fd = -1, saved;
 
 	if (!tmp)
 		return -1;
@@ -50,18 +71,9 @@ int tf_atomic_write(const char *path, const void *data, size_t len,
 	fd = -1;
 	if (rename(tmp, path) < 0)
 		goto fail_unlink;
-	/* make the rename itself durable */
-	dircopy = strdup(path);
-	if (dircopy) {
-		dfd = open(dirname(dircopy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-		if (dfd >= 0) {
-			fsync(dfd);
-			close(dfd);
-		}
-	}
-	free(dircopy);
 	free(tmp);
-	return 0;
+	/* make the rename itself durable; @path is replaced either way */
+	return sync_dir(path);
 fail_unlink:
 	saved = errno;
 	unlink(tmp);

@@ -17,7 +17,10 @@ extern "C" {
  * Write @len bytes to a temporary file next to @path (same directory, so the
  * same filesystem), fsync it, give it @mode, rename it over @path and fsync
  * the directory. Returns 0, or -1 with errno; on failure @path is untouched
- * and the temporary file is removed.
+ * and the temporary file is removed, except when only the last step fails:
+ * the directory cannot be opened or fsync(2)ed (EACCES: no read permission
+ * on it, EIO...).  Then @path already holds the new content, but a crash
+ * may still bring the old one back: -1 says the write is not durable.
  */
 int tf_atomic_write(const char *path, const void *data, size_t len,
 		    mode_t mode);

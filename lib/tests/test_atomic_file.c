@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/capability.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -96,11 +98,48 @@ static void test_failure_leaves_nothing(void **state)
 	assert_int_equal(entries(), 2); /* the conf of the previous test + adir */
 }
 
+/*
+ * The directory cannot be synced (here: it cannot be opened, mode 0300 has
+ * no read permission, in a child without CAP_DAC_OVERRIDE or any other
+ * capability): the file is replaced, but the write is reported as not
+ * durable, with errno.
+ */
+static void test_dir_sync_failure(void **state)
+{
+	char sub[64], path[80];
+	pid_t pid;
+	int st;
+
+	(void)state;
+	snprintf(sub, sizeof(sub), "%s/noread", dir);
+	snprintf(path, sizeof(path), "%s/state", sub);
+	assert_int_equal(mkdir(sub, 0700), 0);
+	assert_int_equal(chmod(sub, 0300), 0);
+	fflush(stdout);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		cap_t none = cap_init();
+
+		if (!none || cap_set_proc(none))
+			_exit(10);
+		if (tf_atomic_write(path, "new\n", 4, 0644) != -1)
+			_exit(11);
+		_exit(errno == EACCES ? 0 : 12);
+	}
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(chmod(sub, 0700), 0);
+	assert_true(WIFEXITED(st));
+	assert_int_equal(WEXITSTATUS(st), 0);
+	read_back(path, "new\n"); /* renamed into place all the same */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_create_and_replace),
 		cmocka_unit_test(test_failure_leaves_nothing),
+		cmocka_unit_test(test_dir_sync_failure),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
