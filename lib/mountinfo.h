@@ -38,6 +38,9 @@ struct tf_mountinfo {
 };
 
 /*
+ * The two steps of tf_mountinfo_parse(); no tool calls them, they stay
+ * exported so that lib/tests/test_mountinfo.c can test one line at a time.
+ *
  * Parse one line in place (it is modified; @m's strings point into it).
  * Returns 0, or -1 with errno EINVAL when the line is malformed.
  */

@@ -49,7 +49,10 @@ int tf_json_add_str(struct json_object *obj, const char *key, const char *s);
  */
 struct json_object *tf_json_text(const char *s, size_t len);
 
-/* "2f74" for "/t": 2 * @len hex digits, malloc'd; NULL when out of memory. */
+/*
+ * "2f74" for "/t": 2 * @len hex digits, malloc'd; NULL when out of memory.
+ * The "_hex" twin of tf_json_add_bytes(), tf_hex_decode()'s inverse.
+ */
 char *tf_hex_dup(const char *s, size_t len);
 
 /*
