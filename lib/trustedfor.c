@@ -80,15 +80,20 @@ int tf_policy_read(int *policy)
 	char *end;
 	ssize_t n;
 	long v;
-	int fd;
+	int fd, saved;
 
 	fd = open(TF_POLICY_PATH, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;
-	n = read(fd, buf, sizeof(buf) - 1);
+	do
+		n = read(fd, buf, sizeof(buf) - 1);
+	while (n < 0 && errno == EINTR); /* a signal handler without SA_RESTART */
+	saved = errno;
 	close(fd);
-	if (n < 0)
+	if (n < 0) {
+		errno = saved;
 		return -1;
+	}
 	buf[n] = '\0';
 	errno = 0;
 	v = strtol(buf, &end, 10);
