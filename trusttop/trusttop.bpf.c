@@ -18,6 +18,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "trusttop.h"
+#include "trustedfor_abi.h" /* TF_REASON_*, AT_EXECVE_CHECK */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -26,19 +27,10 @@ char LICENSE[] SEC("license") = "GPL";
 #define EBADF 9
 #define ETXTBSY 26
 #define AT_EMPTY_PATH 0x1000
-#define AT_EXECVE_CHECK 0x10000
 #define MNT_NOEXEC 0x04	 /* include/linux/mount.h */
 #define SB_I_NOEXEC 0x02 /* include/linux/fs.h */
 #define S_IFMT 00170000
 #define S_IFREG 0100000
-
-#define TF_REASON_NOEXEC_MOUNT 0x1u
-#define TF_REASON_FILE_PERM 0x2u
-#define TF_REASON_NOT_REGULAR 0x4u
-#define TF_REASON_PSEUDO_FS 0x8u
-#define TF_REASON_WRITE_BUSY 0x10u
-#define TF_REASON_LSM 0x20u
-#define TF_REASON_ALL 0x3fu
 
 /* Set by user space before load. */
 const volatile bool per_process = true;	 /* fill the per-process map */
