@@ -106,7 +106,7 @@ static bool counted_type(struct tf_feed *f, const char *type, size_t tlen)
 	m->name[tlen] = '\0';
 	t = audit_name_to_msg_type(m->name);
 	m->len = (unsigned char)tlen;
-	m->counted = t == TF_AUDIT_TYPE || t == TF_AUDIT_CONFIG_CHANGE;
+	m->counted = t == TF_AUDIT_TYPE || t == AUDIT_CONFIG_CHANGE;
 	return m->counted;
 }
 

@@ -271,7 +271,7 @@ enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
 			tf_denial_clear(d);
 		return r;
 	}
-	if (type == TF_AUDIT_CONFIG_CHANGE) {
+	if (type == AUDIT_CONFIG_CHANGE) {
 		stamp(au, &p->ms, NULL, &p->node, node_buf, node_len);
 		r = parse_policy(au, p);
 		if (r != TF_PARSE_POLICY)

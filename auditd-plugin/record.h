@@ -13,12 +13,11 @@
 #define TF_RECORD_H
 
 #include <auparse.h>
+#include <libaudit.h> /* AUDIT_CONFIG_CHANGE */
 #include <stdbool.h>
 #include <stdint.h>
 
 #include "trustedfor.h"
-
-#define TF_AUDIT_CONFIG_CHANGE 1305
 
 /*
  * Which interface a 1350 record is about (its api= field; a record without
