@@ -134,13 +134,13 @@ static void test_dir_sync_failure(void **state)
 	read_back(path, "new\n"); /* renamed into place all the same */
 }
 
+static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(test_create_and_replace),
+	cmocka_unit_test(test_failure_leaves_nothing),
+	cmocka_unit_test(test_dir_sync_failure),
+};
+
 int main(void)
 {
-	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_create_and_replace),
-		cmocka_unit_test(test_failure_leaves_nothing),
-		cmocka_unit_test(test_dir_sync_failure),
-	};
-
 	return cmocka_run_group_tests(tests, setup, teardown);
 }

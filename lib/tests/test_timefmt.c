@@ -96,5 +96,5 @@ static const struct CMUnitTest tests[] = {
 
 int main(void)
 {
-	return cmocka_run_group_tests(tests, NULL, NULL);
+	return cmocka_run_group_tests_name("timefmt", tests, NULL, NULL);
 }
