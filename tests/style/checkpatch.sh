@@ -68,8 +68,14 @@ fi
 types=$(IFS=,; echo "${ignore[*]}")
 # One checkpatch run over every file (a perl start per file costs a second);
 # its terse lines start with "FILE:LINE: ".
-out=$(perl "$checkpatch" --no-tree --terse --show-types -f --ignore "$types" \
-	"${files[@]}" 2>&1 | grep -a -v '^total: ')
+# It runs from an empty folder: in a git tree it would leave a
+# .checkpatch-camelcase.git.* cache behind.
+case $checkpatch in /*) ;; *) checkpatch=$top/$checkpatch ;; esac
+cwd=$(mktemp -d) || exit 2
+out=$(cd "$cwd" && perl "$checkpatch" --no-tree --terse --show-types -f \
+	--ignore "$types" "${files[@]/#/$top/}" 2>&1 | grep -a -v '^total: ' |
+	sed "s|^$top/||")
+rm -rf "$cwd"
 bad=$(printf '%s\n' "$out" | sed -n 's/^\([^:]*\):[0-9]*: .*/\1/p' | sort -u)
 fail=0
 for f in "${files[@]}"; do
