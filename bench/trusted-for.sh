@@ -16,7 +16,7 @@ if [ -z "${TRUSTFOR_VM:-}" ]; then
 	make -s -C "$top/lib"
 	mkdir -p "$(dirname "$bin")"
 	gcc -std=c11 -D_GNU_SOURCE -O2 -Wall -Wextra -Werror -I"$top/lib" \
-		-o "$bin" "$top/bench/trusted_for_bench.c" "$top/build/user/lib/libtrustedfor.a"
+		-o "$bin" "$top/bench/trusted_for_bench.c" "$top/build/user/lib/pub/libtrustedfor.a"
 	cd "$top"
 	exec tests/vm/run -- bench/trusted-for.sh "$n"
 fi
