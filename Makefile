@@ -4,15 +4,26 @@
 #   make kernel-debug  the same with KASAN, lockdep, kmemleak... from
 #                   tinyconfig + the selftests' fragment (build/kernel-debug/)
 #   make tf-stress  tests/kernel/tf-stress (build/tests/), run on it
-#   make tools      libtrustedfor and the userspace tools
+#   make tools      libtrustedfor, the userspace tools and their test helpers
+#                   (one target per directory: make -j2 tools, make policyctl)
 #   make check      every test suite (host + VM); last line "N passed, N failed"
 #   make demo       the end-to-end story in the VM
 #   make install    PREFIX=/usr/local DESTDIR=
 #   make deps       install the Debian packages everything needs (root;
-#                   make check and make demo do it first)
+#                   make check and make demo do it first: nothing but a
+#                   dpkg-query when everything is installed)
+#   V=1             show the build commands in full
 
+# The directories whose Makefile includes mk/common.mk: lib/, the tools
+# (installed) and the test programs (tests/probe/, when it is there).  They
+# link lib's archive, so they wait for lib/ (which they would otherwise all
+# build at once under -j).
 TOOL_DIRS := $(patsubst %/Makefile,%,$(wildcard policyctl/Makefile \
 	auditd-plugin/Makefile trusttop/Makefile interpreters/Makefile))
+TEST_DIRS := $(patsubst %/Makefile,%,$(wildcard tests/probe/Makefile))
+TOP := $(CURDIR)
+include mk/quiet.mk
+
 KERNEL_INPUTS := kernel/build.sh kernel/config/vm.config \
 	kernel/patches/series $(wildcard kernel/patches/*.patch)
 
@@ -42,10 +53,13 @@ $(TF_STRESS): tests/kernel/tf-stress.c
 	$(CC) -std=c11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -pthread \
 		-o $@ $<
 
-tools:
-	$(MAKE) -C lib
-	set -e; for d in $(TOOL_DIRS); do $(MAKE) -C $$d; done
-	$(MAKE) -C auditd-plugin vm
+tools: lib $(TOOL_DIRS) $(TEST_DIRS)
+
+lib:
+	$(Q)$(MAKE) -C lib all
+
+$(TOOL_DIRS) $(TEST_DIRS): lib
+	$(Q)$(MAKE) -C $@ all test-helpers
 
 # A debug kernel that does not build (a fragment's option that does not
 # apply, say) fails its VM case, not the other suites.
@@ -96,4 +110,5 @@ deb:
 clean:
 	rm -rf build
 
+.PHONY: lib $(TOOL_DIRS) $(TEST_DIRS)
 .PHONY: all kernel kernel-debug tf-stress tools check demo deps install uninstall deb clean
