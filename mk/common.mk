@@ -87,6 +87,11 @@ $(LIBTF): FORCE
 	$(Q)$(MAKE) -C $(TOP)/lib SAN=$(SAN) O=$(O) internal
 endif
 
+# all's prerequisites come from the directory's Makefile; the empty recipe
+# keeps make from saying "Nothing to be done" in quiet builds.
+all:
+	@:
+
 # TEST_HELPERS is set after this file is read.
 .SECONDEXPANSION:
 test-helpers: $$(TEST_HELPERS)
