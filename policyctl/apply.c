@@ -189,9 +189,7 @@ int pc_cmd_apply(int argc, char **argv)
 		pc_err("apply: cannot read %s: %m", TF_POLICY_PATH);
 		goto out;
 	}
-	if (pc_check_init(&c, err, sizeof(err)) < 0 ||
-	    (c.walk.progress = isatty(STDERR_FILENO),
-	     pc_check_run(&c, err, sizeof(err)) < 0)) {
+	if (pc_dry_run(&c, err, sizeof(err)) < 0) {
 		pc_err("apply: dry run failed: %s; nothing was written", err);
 		goto out;
 	}

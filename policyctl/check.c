@@ -214,7 +214,6 @@ static int check_walk(struct pc_check *c, char *err, size_t errlen)
 			pc_walk_mount(&c->walk, sub, NULL);
 		}
 	}
-	pc_walk_progress_done(&c->walk);
 	if (c->oom) {
 		snprintf(err, errlen, "out of memory keeping the denied files");
 		return -1;

@@ -19,6 +19,15 @@ void pc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* Parse a policy value: exactly one of "0".."3"; -1 otherwise. */
 int pc_parse_policy(const char *s);
 
+struct pc_check;
+
+/*
+ * The dry run of check and apply: pc_check_init() and pc_check_run(), with
+ * a progress line on stderr while it walks when stderr is a terminal
+ * (progress.c). 0, or -1 with a message in @err.
+ */
+int pc_dry_run(struct pc_check *c, char *err, size_t errlen);
+
 int pc_cmd_status(int argc, char **argv);
 int pc_cmd_check(int argc, char **argv);
 int pc_cmd_explain(int argc, char **argv);

@@ -2,7 +2,6 @@
 /* `policyctl check`: the dry run and its report. */
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "check.h"
 #include "cli.h"
@@ -19,9 +18,7 @@ int pc_cmd_check(int argc, char **argv)
 	p = pc_parse_check_args("check", argc, argv, &c, &o, false);
 	if (p)
 		goto out;
-	if (pc_check_init(&c, err, sizeof(err)) < 0 ||
-	    (c.walk.progress = isatty(STDERR_FILENO),
-	     pc_check_run(&c, err, sizeof(err)) < 0)) {
+	if (pc_dry_run(&c, err, sizeof(err)) < 0) {
 		pc_err("check: %s", err);
 		goto out;
 	}

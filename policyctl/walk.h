@@ -7,13 +7,18 @@
  * Symbolic links are never followed. Unreadable directories and entries that
  * vanish during the walk are counted in the mount's counters, never fatal.
  *
- * Several threads walk one mount together: each goes depth first with its
- * own path buffer, and keeps a few subdirectories (eight per thread) queued
- * in a small shared stack for threads that run out of work, so memory grows
- * with the depth, not with the number of files. The callback is called with the walk's lock held (one at a time),
- * unless the caller sets .concurrent: then each thread calls it on its own,
- * without any lock, so its I/O (xattrs, ...) runs in parallel, and it must
- * be thread-safe.
+ * Several threads walk one mount together (pool.h): each goes depth first
+ * with its own path buffer, and keeps a few subdirectories (eight per
+ * thread) queued in a small shared stack for threads that run out of work,
+ * so memory grows with the depth, not with the number of files. The
+ * callback is called with the walk's lock held (one at a time), unless the
+ * caller sets .concurrent: then each thread calls it on its own, without
+ * any lock, so its I/O (xattrs, ...) runs in parallel, and it must be
+ * thread-safe.
+ *
+ * The walk draws nothing: a caller that shows progress sets .on_progress,
+ * which gets the running totals now and then (walk.c, walk_visit.c; the
+ * io_uring in ring.h).
  *
  * Regular files are opened (and, when their name does not make them
  * interpreted, their first two bytes read) in batches through a per-thread
@@ -34,6 +39,8 @@
 
 #include "mounts.h"
 
+struct pc_pool;
+
 /*
  * Called for each interpreted file: @path is the full path, @fd an O_RDONLY
  * descriptor of it (closed by the walker afterwards), @stx its statx
@@ -50,8 +57,14 @@ struct pc_walk {
 	/* absolute, canonical paths whose trees are skipped */
 	char **excludes;
 	size_t nexcludes;
-	/* progress line on stderr (set when stderr is a terminal) */
-	bool progress;
+	/*
+	 * optional: called every 1024 directory entries met, one thread at a
+	 * time and only when the walk's lock is free at once, with the
+	 * totals so far (dirs, files, scripts) and the path just reached
+	 */
+	void (*on_progress)(void *progress_ctx, const struct pc_walk *w,
+			    const char *where);
+	void *progress_ctx;
 	/* walker threads; 0: one per online CPU, at most 8 */
 	unsigned int threads;
 	/* on_script is thread-safe: call it without the walk's lock */
@@ -62,10 +75,8 @@ struct pc_walk {
 	size_t nproblems;
 	unsigned long long nproblems_total;
 	/* private */
-	unsigned long long last_progress_ns;
-	bool progress_drawn;
 	unsigned long long tick;
-	struct pc_walk_pool *pool;
+	struct pc_pool *pool;
 };
 
 /*
@@ -74,9 +85,6 @@ struct pc_walk {
  * opened or is not on @pm (the reason is recorded as a problem).
  */
 int pc_walk_mount(struct pc_walk *w, struct pc_mount *pm, const char *start);
-
-/* Clear the progress line, if one was drawn. */
-void pc_walk_progress_done(struct pc_walk *w);
 
 void pc_walk_free(struct pc_walk *w);
 

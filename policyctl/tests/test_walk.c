@@ -3,7 +3,7 @@
  * policyctl/walk.c on a real tmpfs tree, in a private mount namespace:
  * which files are found, hostile names kept exact, mounts not crossed,
  * symlinks not followed, --exclude, unreadable directories counted, files
- * vanishing during the walk counted. Needs root (mount, unshare).
+ * vanishing during the walk counted, the progress callback called. Needs root (mount, unshare).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -271,12 +271,57 @@ static void test_vanishing_files_counted(void **state)
 	vanishing_files_counted("vanish-plain", true);
 }
 
+struct progress_seen {
+	unsigned long long calls, last_files;
+	bool where_ok;
+};
+
+static void on_progress(void *ctx, const struct pc_walk *w, const char *where)
+{
+	struct progress_seen *p = ctx;
+
+	p->calls++;
+	p->where_ok &= where && !strncmp(where, top, strlen(top));
+	assert_true(w->files >= p->last_files);
+	p->last_files = w->files;
+}
+
+/* The walk draws nothing itself: it calls on_progress every 1024 entries. */
+static void test_progress_callback(void **state)
+{
+	struct pc_mounts ms;
+	struct pc_mount *pm;
+	struct seen s = { 0 };
+	struct progress_seen p = { .where_ok = true };
+	struct pc_walk w = { .on_script = on_script, .ctx = &s,
+			     .on_progress = on_progress, .progress_ctx = &p,
+			     .threads = 1 };
+	char dir[128], rel[64];
+
+	(void)state;
+	mk("many");
+	for (int i = 0; i < 2100; i++) {
+		snprintf(rel, sizeof(rel), "many/f%d", i);
+		put(rel, "", 0644);
+	}
+	snprintf(dir, sizeof(dir), "%s/many", top);
+	pm = mount_at(&ms, top);
+	assert_int_equal(pc_walk_mount(&w, pm, dir), 0);
+	/* entries 1, 1025 and 2049 */
+	assert_int_equal(p.calls, 3);
+	assert_true(p.where_ok);
+	assert_int_equal(w.files, 2100);
+	assert_int_equal(s.n, 0);
+	pc_mounts_free(&ms);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_finds_scripts_only_on_its_mount),
 		cmocka_unit_test(test_unreadable_dir_counted),
 		cmocka_unit_test(test_vanishing_files_counted),
+		cmocka_unit_test(test_progress_callback),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
