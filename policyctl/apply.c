@@ -194,11 +194,15 @@ int pc_cmd_apply(int argc, char **argv)
 		goto out;
 	}
 	if (c.ndenials) {
-		if (o.json)
-			pc_report_json(&c, stdout);
-		else
-			pc_report_text(&c, stdout, o.all);
-		fflush(stdout);
+		if (o.json ? pc_report_json(&c, stdout) :
+			     (pc_report_text(&c, stdout, o.all), 0)) {
+			pc_err("apply: out of memory writing the report; nothing was written");
+			goto out;
+		}
+		if (fflush(stdout) != 0) {
+			pc_err("apply: cannot write the report: %m; nothing was written");
+			goto out;
+		}
 		if (!o.force) {
 			pc_err("apply: refusing to set fs.trust_policy=%d: %zu interpreted file%s "
 			       "would be denied (listed above); fix them, or use --force",
@@ -228,6 +232,8 @@ int pc_cmd_apply(int argc, char **argv)
 	if (o.persist && (rc = persist("apply", c.policy)))
 		goto out;
 	rc = PC_EXIT_OK;
+	if (fflush(stdout) != 0)
+		pc_err("apply: applied, but cannot write what was done: %m");
 out:
 	pc_check_free(&c);
 	pc_free_check_args(&c);
@@ -280,7 +286,7 @@ int pc_cmd_rollback(int argc, char **argv)
 			opt_state = optarg;
 			break;
 		case 'h':
-			fprintf(stderr, "usage: policyctl rollback [--state FILE]\n");
+			printf("usage: policyctl rollback [--state FILE]\n");
 			return PC_EXIT_OK;
 		default:
 			pc_err("rollback: bad option '%s'; usage: policyctl rollback [--state FILE]",
@@ -314,5 +320,7 @@ int pc_cmd_rollback(int argc, char **argv)
 		return rc;
 	if (unlink(sp) < 0)
 		pc_err("rollback: rolled back, but cannot remove %s: %m", sp);
+	if (fflush(stdout) != 0)
+		pc_err("rollback: rolled back, but cannot write what was done: %m");
 	return PC_EXIT_OK;
 }

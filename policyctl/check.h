@@ -60,8 +60,10 @@ struct pc_check {
 };
 
 /*
- * Load the mount table (0, or -1 with a message in @err). Done before the
- * arguments that need the user database are resolved.
+ * Load the mount table (@c->mountinfo, or /proc/self/mountinfo): 0, or -1
+ * with a message in @err. Called once the options are parsed (their --user
+ * arguments already resolved into @c->db), before pc_check_run() or
+ * pc_check_subjects().
  */
 int pc_check_init(struct pc_check *c, char *err, size_t errlen);
 
@@ -70,7 +72,10 @@ int pc_check_run(struct pc_check *c, char *err, size_t errlen);
 
 void pc_check_free(struct pc_check *c);
 
-/* The subjects a file owned by @uid is evaluated for; returns the count. */
+/*
+ * The subjects a file owned by @owner is evaluated for (the --user list, or
+ * root and @owner), at most @max in @out; returns the count.
+ */
 size_t pc_check_subjects(struct pc_check *c, uid_t owner,
 			 struct pc_user **out, size_t max);
 

@@ -18,9 +18,9 @@
 #include "facts.h"
 #include "report.h"
 
-static void usage(void)
+static void usage(FILE *f)
 {
-	fprintf(stderr, "usage: policyctl explain --policy N [--user NAME|UID]... [--json] FILE...\n"
+	fprintf(f, "usage: policyctl explain --policy N [--user NAME|UID]... [--json] FILE...\n"
 			"       policyctl explain --if-restrict-file|--model execve_check [--user NAME|UID]...\n"
 			"                         [--json] FILE...\n");
 }
@@ -86,20 +86,20 @@ int pc_cmd_explain(int argc, char **argv)
 			json = true;
 			break;
 		case 'h':
-			usage();
+			usage(stdout);
 			rc = PC_EXIT_OK;
 			goto out;
 		default:
 			pc_err("explain: %s option '%s'",
 			       ch == ':' ? "missing value for" : "unknown",
 			       argv[optind - 1]);
-			usage();
+			usage(stderr);
 			goto out;
 		}
 	}
 	if (c.policy < 0 && model == PC_MODEL_TRUSTED_FOR) {
 		pc_err("explain: --policy N is required (0..3)");
-		usage();
+		usage(stderr);
 		goto out;
 	}
 	if (model == PC_MODEL_EXECVE_CHECK && c.policy >= 0) {
@@ -108,7 +108,7 @@ int pc_cmd_explain(int argc, char **argv)
 	}
 	if (optind >= argc) {
 		pc_err("explain: name at least one FILE");
-		usage();
+		usage(stderr);
 		goto out;
 	}
 	if (pc_check_init(&c, err, sizeof(err)) < 0) {

@@ -14,13 +14,13 @@
 
 enum { OPT_MOUNTINFO = 256, OPT_STATE, OPT_MODEL, OPT_IF_RESTRICT_FILE };
 
-static void usage_line(const char *cmd, bool apply)
+static void usage_line(FILE *f, const char *cmd, bool apply)
 {
 	if (apply)
-		fprintf(stderr, "usage: policyctl apply --policy N [--force] [--persist] [--state FILE]\n"
+		fprintf(f, "usage: policyctl apply --policy N [--force] [--persist] [--state FILE]\n"
 				"         [--path PATH]... [--exclude PATH]... [--user NAME|UID]... [--all] [--json]\n");
 	else
-		fprintf(stderr, "usage: policyctl %s --policy N [--path PATH]... [--exclude PATH]...\n"
+		fprintf(f, "usage: policyctl %s --policy N [--path PATH]... [--exclude PATH]...\n"
 				"         [--user NAME|UID]... [--all] [--json]\n"
 				"       policyctl %s --if-restrict-file [--path PATH]... [--exclude PATH]...\n"
 				"         [--user NAME|UID]... [--all] [--json]\n", cmd, cmd);
@@ -137,16 +137,16 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 			}
 			break;
 		case 'h':
-			usage_line(cmd, apply);
+			usage_line(stdout, cmd, apply);
 			return 1;
 		case ':':
 			pc_err("%s: option '%s' needs a value", cmd, argv[optind - 1]);
-			usage_line(cmd, apply);
+			usage_line(stderr, cmd, apply);
 			return -1;
 		default:
 		unknown:
 			pc_err("%s: unknown option '%s'", cmd, argv[optind - 1]);
-			usage_line(cmd, apply);
+			usage_line(stderr, cmd, apply);
 			return -1;
 		}
 	}
@@ -165,7 +165,7 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 	}
 	if (c->policy < 0) {
 		pc_err("%s: --policy N is required (0..3)", cmd);
-		usage_line(cmd, apply);
+		usage_line(stderr, cmd, apply);
 		return -1;
 	}
 	return 0;

@@ -33,7 +33,9 @@ int pc_cmd_status(int argc, char **argv)
 	int secbits, berr = 0;
 	unsigned int ubits;
 
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":jh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'j':
 			json = true;
@@ -42,7 +44,8 @@ int pc_cmd_status(int argc, char **argv)
 			printf("usage: policyctl status [--json]\n");
 			return PC_EXIT_OK;
 		default:
-			pc_err("status: unknown option; usage: policyctl status [--json]");
+			pc_err("status: unknown option '%s'; usage: policyctl status [--json]",
+			       argv[optind - 1]);
 			return PC_EXIT_ERROR;
 		}
 	}

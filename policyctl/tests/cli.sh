@@ -1,9 +1,13 @@
 #!/bin/bash
 # policyctl command line on the host, as root: bad input (usage errors,
-# exit 2), hostile file and mount names (escaped on the terminal, exact in
-# JSON), the check report and exit statuses on a staged tmpfs tree, apply and
-# rollback refusing on a kernel without trusted_for. Mounts are made in a
-# private mount namespace (unshare -m).
+# exit 2) and --help (stdout, exit 0), status (text, JSON, the exec
+# securebits it inherits), apply and rollback refusing on a kernel without
+# trusted_for, hostile file and mount names (escaped on the terminal, exact
+# in JSON), the check report and exit statuses on a staged tmpfs tree (the
+# walker threads, io_uring or not, another user), explain (any file type,
+# other mount namespaces, a chroot, kernel-internal mounts), and check
+# --if-restrict-file against the kernel's AT_EXECVE_CHECK. Mounts are made
+# in a private mount namespace (unshare -m).
 # usage: POLICYCTL=path/to/policyctl bash tests/cli.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,7 +31,7 @@ run() {
 	out=$(cat "$tmp/out")
 	err=$(cat "$tmp/err")
 }
-# one_line_error WHAT PATTERN: exit 2, one stderr line matching PATTERN
+# usage_error WHAT PATTERN: exit 2, one stderr line matching PATTERN
 usage_error() {
 	t_eq "$1: exit 2" 2 "$rc"
 	t_eq "$1: one line on stderr" 1 "$(grep -c '' "$tmp/err")"
@@ -67,6 +71,18 @@ if raw_ctl; then t_fail "hostile option: raw control bytes on stderr"; else t_ok
 run "$P" check --policy 3 --path $'/nonexistent/\e]0;x\a'
 usage_error "hostile --path" '/nonexistent/\\x1b\]0;x\\x07: No such file'
 if raw_ctl; then t_fail "hostile --path: raw control bytes on stderr"; else t_ok "hostile --path: escaped"; fi
+
+# --help: the usage on stdout, nothing on stderr, exit 0, for every command
+for cmd in status check explain apply rollback; do
+	run "$P" "$cmd" --help
+	t_eq "$cmd --help: exit 0" 0 "$rc"
+	if [ -z "$err" ] && grep -q "^usage: policyctl $cmd" "$tmp/out"; then
+		t_ok "$cmd --help: usage on stdout"
+	else t_fail "$cmd --help: stdout '$out' stderr '$err'"; fi
+done
+# getopt's own message is off in every command (opterr = 0): one line
+run "$P" status --bogus
+usage_error "status --bogus" "unknown option '--bogus'"
 
 # --- status ------------------------------------------------------------------
 run "$P" status
