@@ -22,9 +22,11 @@
 #include <sys/capability.h>
 
 #include "atomic_file.h"
+#include "caps.h"
 #include "check.h"
 #include "cli.h"
 #include "escape.h"
+#include "fsutil.h"
 #include "options.h"
 #include "report.h"
 #include "trustedfor.h"
@@ -48,22 +50,6 @@ static const char *conf_path(void)
 	return env && *env ? env : PC_SYSCTL_CONF;
 }
 
-/* 1 when the effective set holds CAP_SYS_ADMIN, 0 when not, -1 on error */
-static int have_sys_admin(void)
-{
-	cap_flag_value_t v = CAP_CLEAR;
-	cap_t caps = cap_get_proc();
-	int rc;
-
-	if (!caps)
-		return -1;
-	rc = cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &v);
-	cap_free(caps);
-	if (rc < 0)
-		return -1;
-	return v == CAP_SET;
-}
-
 /* Common preconditions of apply and rollback; 0 or an exit status. */
 static int preflight(const char *cmd)
 {
@@ -75,7 +61,7 @@ static int preflight(const char *cmd)
 		       cmd, TF_POLICY_PATH);
 		return PC_EXIT_ERROR;
 	}
-	cap = have_sys_admin();
+	cap = tf_cap_effective(CAP_SYS_ADMIN);
 	if (cap < 0) {
 		pc_err("%s: cannot read this process's capabilities: %m", cmd);
 		return PC_EXIT_ERROR;
@@ -154,23 +140,6 @@ static int persist(const char *cmd, int policy)
 	return 0;
 }
 
-static int mkdir_parent(const char *path)
-{
-	char *dir = strdup(path), *slash;
-	int rc = 0;
-
-	if (!dir)
-		return -1;
-	slash = strrchr(dir, '/');
-	if (slash && slash != dir) {
-		*slash = '\0';
-		if (mkdir(dir, 0755) < 0 && errno != EEXIST)
-			rc = -1;
-	}
-	free(dir);
-	return rc;
-}
-
 int pc_cmd_apply(int argc, char **argv)
 {
 	struct pc_check c = { 0 };
@@ -222,7 +191,7 @@ int pc_cmd_apply(int argc, char **argv)
 	sp = state_path(o.state);
 	n = snprintf(state, sizeof(state), "old=%d\nnew=%d\npersist=%d\ntime=%lld\n",
 		     old, c.policy, o.persist, (long long)time(NULL));
-	if (mkdir_parent(sp) < 0 || tf_atomic_write(sp, state, (size_t)n, 0600) < 0) {
+	if (tf_mkdir_parent(sp, 0755) < 0 || tf_atomic_write(sp, state, (size_t)n, 0600) < 0) {
 		pc_err("apply: cannot record the rollback state in %s: %m; nothing was written "
 		       "(use --state FILE for another place)", sp);
 		goto out;

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "user.h"
+
 static struct pc_user *user_new(uid_t uid)
 {
 	struct pc_user *u = calloc(1, sizeof(*u));
@@ -83,29 +85,30 @@ struct pc_user *pc_users_get(struct pc_users *us, uid_t uid)
 struct pc_user *pc_users_arg(struct pc_users *us, const char *arg,
 			     const char **why)
 {
-	struct passwd *pw;
-	unsigned long v;
-	char *end;
+	struct pc_user *u;
+	uid_t uid;
 
-	if (!*arg) {
+	if (tf_parse_user(arg, &uid) == 0) {
+		u = pc_users_get(us, uid);
+		if (!u)
+			*why = "out of memory";
+		return u;
+	}
+	switch (errno) {
+	case EINVAL:
 		*why = "empty user name";
-		return NULL;
-	}
-	if (strspn(arg, "0123456789") == strlen(arg)) {
-		errno = 0;
-		v = strtoul(arg, &end, 10);
-		if (errno || *end || v >= (unsigned long)(uid_t)-1) {
-			*why = "not a valid uid (0..4294967294)";
-			return NULL;
-		}
-		return pc_users_get(us, (uid_t)v);
-	}
-	pw = getpwnam(arg);
-	if (!pw) {
+		break;
+	case ERANGE:
+		*why = "not a valid uid (0..4294967294)";
+		break;
+	case ENOENT:
 		*why = "no such user in the user database";
-		return NULL;
+		break;
+	default:
+		*why = "the user database cannot be read";
+		break;
 	}
-	return pc_users_get(us, pw->pw_uid);
+	return NULL;
 }
 
 void pc_users_free(struct pc_users *us)

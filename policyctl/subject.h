@@ -33,8 +33,9 @@ struct pc_user *pc_users_get(struct pc_users *u, uid_t uid);
 
 /*
  * Resolve a --user argument: a user name, or a decimal uid (any uid, even
- * one without a passwd entry). Returns NULL and sets *why when the name is
- * unknown or the number is malformed.
+ * one without a passwd entry): lib/user.h tf_parse_user(). Returns NULL and
+ * sets *why when the name is unknown, the number is out of range, or
+ * there is no memory for it.
  */
 struct pc_user *pc_users_arg(struct pc_users *u, const char *arg,
 			     const char **why);

@@ -50,6 +50,10 @@ run "$P" frobnicate
 usage_error "unknown command" "unknown command 'frobnicate'"
 run "$P" check --policy 3 --user no-such-user-pc
 usage_error "--user unknown" "no such user"
+run "$P" check --policy 3 --user 4294967295
+usage_error "--user (uid_t)-1" "not a valid uid (0..4294967294)"
+run "$P" explain --policy 3 --user "" /etc/hostname
+usage_error "--user empty" "empty user name"
 run "$P" check --policy 3 --path /nonexistent/pc
 usage_error "--path missing" "No such file or directory"
 run "$P" check --policy 3 --exclude /nonexistent/pc
