@@ -163,15 +163,9 @@ int pc_cmd_apply(int argc, char **argv)
 		goto out;
 	}
 	if (c.ndenials) {
-		if (o.json ? pc_report_json(&c, stdout) :
-			     (pc_report_text(&c, stdout, o.all), 0)) {
-			pc_err("apply: out of memory writing the report; nothing was written");
+		if (pc_print_report("apply", &c, o.json, o.all,
+				    "; nothing was written") < 0)
 			goto out;
-		}
-		if (fflush(stdout) != 0) {
-			pc_err("apply: cannot write the report: %m; nothing was written");
-			goto out;
-		}
 		if (!o.force) {
 			pc_err("apply: refusing to set fs.trust_policy=%d: %zu interpreted file%s "
 			       "would be denied (listed above); fix them, or use --force",

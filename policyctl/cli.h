@@ -24,9 +24,17 @@ struct pc_check;
 /*
  * The dry run of check and apply: pc_check_init() and pc_check_run(), with
  * a progress line on stderr while it walks when stderr is a terminal
- * (progress.c). 0, or -1 with a message in @err.
+ * (dry_run.c). 0, or -1 with a message in @err.
  */
 int pc_dry_run(struct pc_check *c, char *err, size_t errlen);
+
+/*
+ * Print the report of the dry run @c on stdout (JSON, or text with every
+ * file when @all) and flush it: 0, or -1 after a one-line error naming
+ * @cmd and ending with @then.
+ */
+int pc_print_report(const char *cmd, struct pc_check *c, bool json, bool all,
+		    const char *then);
 
 int pc_cmd_status(int argc, char **argv);
 int pc_cmd_check(int argc, char **argv);

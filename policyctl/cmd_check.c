@@ -22,14 +22,8 @@ int pc_cmd_check(int argc, char **argv)
 		pc_err("check: %s", err);
 		goto out;
 	}
-	if (o.json ? pc_report_json(&c, stdout) : (pc_report_text(&c, stdout, o.all), 0)) {
-		pc_err("check: out of memory writing the report");
+	if (pc_print_report("check", &c, o.json, o.all, "") < 0)
 		goto out;
-	}
-	if (fflush(stdout) != 0) {
-		pc_err("check: cannot write the report: %m");
-		goto out;
-	}
 	rc = c.ndenials ? PC_EXIT_DENIED : PC_EXIT_OK;
 out:
 	pc_check_free(&c);

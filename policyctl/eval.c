@@ -38,14 +38,10 @@ static int acl_permission(const struct pc_inode *ino,
 				goto mask;
 			break;
 		case PC_ACL_GROUP_OBJ:
-			if (in_group(s, ino->gid)) {
-				found = true;
-				if ((pa->perm & want) == want)
-					goto mask;
-			}
-			break;
 		case PC_ACL_GROUP:
-			if (in_group(s, pa->id)) {
+			/* the owning group, or a named one */
+			if (in_group(s, pa->tag == PC_ACL_GROUP_OBJ ? ino->gid :
+								      pa->id)) {
 				found = true;
 				if ((pa->perm & want) == want)
 					goto mask;

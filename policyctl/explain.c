@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "escape.h"
 #include "facts.h"
+#include "options.h"
 #include "report.h"
 
 static void usage(FILE *f)
@@ -42,7 +43,6 @@ int pc_cmd_explain(int argc, char **argv)
 	struct pc_writers writers = { 0 };
 	bool json = false, any_denied = false, failed = false;
 	char err[512], rs[128];
-	const char *why;
 	int ch, rc = PC_EXIT_ERROR;
 
 	c.users = calloc((size_t)argc + 1, sizeof(*c.users));
@@ -53,31 +53,16 @@ int pc_cmd_explain(int argc, char **argv)
 	while ((ch = getopt_long(argc, argv, ":p:u:m:jh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
-			c.policy = pc_parse_policy(optarg);
-			if (c.policy < 0) {
-				pc_err("explain: --policy '%s' is not a policy; give 0, 1, 2 or 3",
-				       optarg);
+			if (pc_opt_policy("explain", optarg, &c) < 0)
 				goto out;
-			}
 			break;
 		case 'u':
-			c.users[c.nusers] = pc_users_arg(&c.db, optarg, &why);
-			if (!c.users[c.nusers]) {
-				pc_err("explain: --user '%s': %s; give a user name or a uid",
-				       optarg, why);
+			if (pc_opt_user("explain", optarg, &c) < 0)
 				goto out;
-			}
-			c.nusers++;
 			break;
 		case 'm':
-			if (!strcmp(optarg, "trusted_for"))
-				model = PC_MODEL_TRUSTED_FOR;
-			else if (!strcmp(optarg, "execve_check"))
-				model = PC_MODEL_EXECVE_CHECK;
-			else {
-				pc_err("explain: --model must be trusted_for or execve_check");
+			if (pc_opt_model("explain", optarg, &model) < 0)
 				goto out;
-			}
 			break;
 		case 'R':
 			model = PC_MODEL_EXECVE_CHECK;

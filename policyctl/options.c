@@ -36,6 +36,45 @@ static char *canonical(const char *opt, const char *arg)
 	return p;
 }
 
+int pc_opt_policy(const char *cmd, const char *arg, struct pc_check *c)
+{
+	c->policy = pc_parse_policy(arg);
+	if (c->policy < 0) {
+		pc_err("%s: --policy '%s' is not a policy; give 0, 1, 2 or 3",
+		       cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
+int pc_opt_user(const char *cmd, const char *arg, struct pc_check *c)
+{
+	const char *why;
+
+	c->users[c->nusers] = pc_users_arg(&c->db, arg, &why);
+	if (!c->users[c->nusers]) {
+		pc_err("%s: --user '%s': %s; give a user name or a uid", cmd,
+		       arg, why);
+		return -1;
+	}
+	c->nusers++;
+	return 0;
+}
+
+int pc_opt_model(const char *cmd, const char *arg, enum pc_model *model)
+{
+	if (!strcmp(arg, "execve_check")) {
+		*model = PC_MODEL_EXECVE_CHECK;
+	} else if (!strcmp(arg, "trusted_for")) {
+		*model = PC_MODEL_TRUSTED_FOR;
+	} else {
+		pc_err("%s: --model '%s' is not a model; give trusted_for or execve_check",
+		       cmd, arg);
+		return -1;
+	}
+	return 0;
+}
+
 int pc_parse_check_args(const char *cmd, int argc, char **argv,
 			struct pc_check *c, struct pc_cmdopts *o, bool apply)
 {
@@ -56,7 +95,6 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 		{ 0 },
 	};
 	size_t max = (size_t)argc + 1;
-	const char *why;
 	int ch;
 
 	c->policy = -1;
@@ -72,12 +110,8 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 	while ((ch = getopt_long(argc, argv, ":p:P:x:u:ajh", opts, NULL)) != -1) {
 		switch (ch) {
 		case 'p':
-			c->policy = pc_parse_policy(optarg);
-			if (c->policy < 0) {
-				pc_err("%s: --policy '%s' is not a policy; give 0, 1, 2 or 3",
-				       cmd, optarg);
+			if (pc_opt_policy(cmd, optarg, c) < 0)
 				return -1;
-			}
 			break;
 		case 'P':
 			if (!(c->paths[c->npaths] = canonical("--path", optarg)))
@@ -91,13 +125,8 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 			c->walk.nexcludes++;
 			break;
 		case 'u':
-			c->users[c->nusers] = pc_users_arg(&c->db, optarg, &why);
-			if (!c->users[c->nusers]) {
-				pc_err("%s: --user '%s': %s; give a user name or a uid",
-				       cmd, optarg, why);
+			if (pc_opt_user(cmd, optarg, c) < 0)
 				return -1;
-			}
-			c->nusers++;
 			break;
 		case 'a':
 			o->all = true;
@@ -125,16 +154,10 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 			/* apply sets fs.trust_policy: trusted_for(2) only */
 			if (apply)
 				goto unknown;
-			if (ch == OPT_IF_RESTRICT_FILE ||
-			    !strcmp(optarg, "execve_check")) {
+			if (ch == OPT_IF_RESTRICT_FILE)
 				c->model = PC_MODEL_EXECVE_CHECK;
-			} else if (!strcmp(optarg, "trusted_for")) {
-				c->model = PC_MODEL_TRUSTED_FOR;
-			} else {
-				pc_err("%s: --model '%s' is not a model; give trusted_for or execve_check",
-				       cmd, optarg);
+			else if (pc_opt_model(cmd, optarg, &c->model) < 0)
 				return -1;
-			}
 			break;
 		case 'h':
 			usage_line(stdout, cmd, apply);

@@ -20,6 +20,14 @@ struct pc_cmdopts {
 int pc_parse_check_args(const char *cmd, int argc, char **argv,
 			struct pc_check *c, struct pc_cmdopts *o, bool apply);
 
+/*
+ * --policy, --user (@c->users has room for one more) and --model, as check,
+ * apply and explain take them: 0, or -1 after a one-line error naming @cmd.
+ */
+int pc_opt_policy(const char *cmd, const char *arg, struct pc_check *c);
+int pc_opt_user(const char *cmd, const char *arg, struct pc_check *c);
+int pc_opt_model(const char *cmd, const char *arg, enum pc_model *model);
+
 /* Free what pc_parse_check_args() allocated in @c. */
 void pc_free_check_args(struct pc_check *c);
 

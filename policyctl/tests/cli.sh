@@ -60,6 +60,8 @@ run "$P" check --policy 3 --exclude /nonexistent/pc
 usage_error "--exclude missing" "No such file or directory"
 run "$P" explain --policy 9 /etc/hostname
 usage_error "explain --policy 9" "give 0, 1, 2 or 3"
+run "$P" explain --model bogus /etc/hostname
+usage_error "explain --model bogus" "explain: --model 'bogus' is not a model; give trusted_for or execve_check"
 run "$P" check --policy 3 --bogus
 t_eq "unknown option: exit 2" 2 "$rc"
 # hostile bytes in what the user typed reach stderr escaped, in one line

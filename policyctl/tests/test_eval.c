@@ -131,73 +131,104 @@ static unsigned int ev_acl(int policy, mode_t perm, const struct pc_acl_entry *a
 	return pc_eval(policy, PC_MODEL_TRUSTED_FOR, &plain, &i, s);
 }
 
+/* u::rw- u:alice:r-x g::r-- m::r-x o::--- ; mode 0650 (group = mask) */
+static const struct pc_acl_entry acl_alice[] = {
+	E(USER_OBJ, 6, 0), E(USER, 5, 1000), E(GROUP_OBJ, 4, 0),
+	E(MASK, 5, 0), E(OTHER, 0, 0),
+};
+/* same, mask r-- */
+static const struct pc_acl_entry acl_alice_masked[] = {
+	E(USER_OBJ, 6, 0), E(USER, 5, 1000), E(GROUP_OBJ, 4, 0),
+	E(MASK, 4, 0), E(OTHER, 0, 0),
+};
+/* mask ---: mode group bits 0, the kernel skips the ACL entirely */
+static const struct pc_acl_entry acl_zero_mask[] = {
+	E(USER_OBJ, 6, 0), E(USER, 7, 1000), E(GROUP_OBJ, 0, 0),
+	E(MASK, 0, 0), E(OTHER, 5, 0),
+};
+/* u::rw- g::r-- g:2000:r-x m::rwx o::r-- */
+static const struct pc_acl_entry acl_group[] = {
+	E(USER_OBJ, 6, 0), E(GROUP_OBJ, 4, 0), E(GROUP, 5, 2000),
+	E(MASK, 7, 0), E(OTHER, 4, 0),
+};
+/* read from one group, exec from another: no single entry grants both */
+static const struct pc_acl_entry acl_split[] = {
+	E(USER_OBJ, 6, 0), E(GROUP_OBJ, 0, 0), E(GROUP, 4, 1000),
+	E(GROUP, 1, 2000), E(MASK, 7, 0), E(OTHER, 7, 0),
+};
+/* matching group without the wanted bits: other does not apply */
+static const struct pc_acl_entry acl_found_only[] = {
+	E(USER_OBJ, 6, 0), E(GROUP_OBJ, 0, 0), E(GROUP, 4, 2000),
+	E(MASK, 7, 0), E(OTHER, 7, 0),
+};
+/* named group allowed but mask takes exec away */
+static const struct pc_acl_entry acl_group_masked[] = {
+	E(USER_OBJ, 6, 0), E(GROUP_OBJ, 4, 0), E(GROUP, 7, 2000),
+	E(MASK, 6, 0), E(OTHER, 0, 0),
+};
+
+/* One expectation: @policy on a file of mode @perm, owned 0:0, with @acl. */
+struct acl_case {
+	int policy;
+	mode_t perm;
+	const struct pc_acl_entry *acl;
+	size_t n;
+	const struct pc_subject *s;
+	unsigned int want;
+};
+#define ACL(a) a, sizeof(a) / sizeof(a[0])
+
+static void run_acl_cases(const struct acl_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned int got = ev_acl(c[i].policy, c[i].perm, c[i].acl,
+					  c[i].n, c[i].s);
+
+		if (got != c[i].want)
+			fail_msg("case %zu: policy %d mode %04o uid %u: got %#x, want %#x",
+				 i, c[i].policy, (unsigned int)c[i].perm,
+				 (unsigned int)c[i].s->uid, got, c[i].want);
+	}
+}
+
 static void test_acl_named_user_and_mask(void **state)
 {
-	/* u::rw- u:alice:r-x g::r-- m::r-x o::--- ; mode 0650 (group = mask) */
-	const struct pc_acl_entry acl[] = {
-		E(USER_OBJ, 6, 0), E(USER, 5, 1000), E(GROUP_OBJ, 4, 0),
-		E(MASK, 5, 0), E(OTHER, 0, 0),
-	};
-	/* same, mask r-- */
-	const struct pc_acl_entry masked[] = {
-		E(USER_OBJ, 6, 0), E(USER, 5, 1000), E(GROUP_OBJ, 4, 0),
-		E(MASK, 4, 0), E(OTHER, 0, 0),
-	};
-	/* mask ---: mode group bits 0, the kernel skips the ACL entirely */
-	const struct pc_acl_entry zero_mask[] = {
-		E(USER_OBJ, 6, 0), E(USER, 7, 1000), E(GROUP_OBJ, 0, 0),
-		E(MASK, 0, 0), E(OTHER, 5, 0),
+	static const struct acl_case cases[] = {
+		{ 3, 0650, ACL(acl_alice), &alice, 0 },
+		{ 3, 0650, ACL(acl_alice), &bob, TF_REASON_FILE_PERM },
+		{ 3, 0640, ACL(acl_alice_masked), &alice, TF_REASON_FILE_PERM },
+		{ 0, 0640, ACL(acl_alice_masked), &alice, 0 },
+		/*
+		 * POSIX.1e would deny alice (u:alice:rwx & m::---), but with
+		 * no group bit in the mode acl_permission_check() never reads
+		 * the ACL: alice falls to the other class (r-x) and is allowed.
+		 */
+		{ 3, 0605, ACL(acl_zero_mask), &alice, 0 },
+		/* root: some x bit set (other x) -> override */
+		{ 3, 0640, ACL(acl_alice_masked), &root, TF_REASON_FILE_PERM },
+		{ 3, 0650, ACL(acl_alice), &root, 0 },
 	};
 
 	(void)state;
-	assert_int_equal(ev_acl(3, 0650, acl, 5, &alice), 0);
-	assert_int_equal(ev_acl(3, 0650, acl, 5, &bob), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(3, 0640, masked, 5, &alice), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(0, 0640, masked, 5, &alice), 0);
-	/*
-	 * POSIX.1e would deny alice (u:alice:rwx & m::---), but with no group
-	 * bit in the mode acl_permission_check() never reads the ACL: alice
-	 * falls to the other class (r-x) and is allowed.
-	 */
-	assert_int_equal(ev_acl(3, 0605, zero_mask, 5, &alice), 0);
-	/* root: some x bit set (other x) -> override */
-	assert_int_equal(ev_acl(3, 0640, masked, 5, &root), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(3, 0650, acl, 5, &root), 0);
+	run_acl_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_acl_groups(void **state)
 {
-	/* u::rw- g::r-- g:2000:r-x m::rwx o::r-- */
-	const struct pc_acl_entry acl[] = {
-		E(USER_OBJ, 6, 0), E(GROUP_OBJ, 4, 0), E(GROUP, 5, 2000),
-		E(MASK, 7, 0), E(OTHER, 4, 0),
-	};
-	/* read from one group, exec from another: no single entry grants both */
-	const struct pc_acl_entry split[] = {
-		E(USER_OBJ, 6, 0), E(GROUP_OBJ, 0, 0), E(GROUP, 4, 1000),
-		E(GROUP, 1, 2000), E(MASK, 7, 0), E(OTHER, 7, 0),
-	};
-	/* matching group without the wanted bits: other does not apply */
-	const struct pc_acl_entry found_only[] = {
-		E(USER_OBJ, 6, 0), E(GROUP_OBJ, 0, 0), E(GROUP, 4, 2000),
-		E(MASK, 7, 0), E(OTHER, 7, 0),
-	};
-	/* named group allowed but mask takes exec away */
-	const struct pc_acl_entry group_masked[] = {
-		E(USER_OBJ, 6, 0), E(GROUP_OBJ, 4, 0), E(GROUP, 7, 2000),
-		E(MASK, 6, 0), E(OTHER, 0, 0),
+	static const struct acl_case cases[] = {
+		{ 3, 0674, ACL(acl_group), &alice, 0 },
+		{ 3, 0674, ACL(acl_group), &bob, TF_REASON_FILE_PERM },
+		{ 3, 0677, ACL(acl_split), &alice, TF_REASON_FILE_PERM },
+		{ 0, 0677, ACL(acl_split), &alice, 0 },
+		{ 3, 0677, ACL(acl_found_only), &alice, TF_REASON_FILE_PERM },
+		{ 3, 0677, ACL(acl_found_only), &bob, 0 },
+		{ 3, 0660, ACL(acl_group_masked), &alice, TF_REASON_FILE_PERM },
+		{ 2, 0660, ACL(acl_group_masked), &alice, TF_REASON_FILE_PERM },
+		{ 1, 0660, ACL(acl_group_masked), &alice, 0 },
 	};
 
 	(void)state;
-	assert_int_equal(ev_acl(3, 0674, acl, 5, &alice), 0);
-	assert_int_equal(ev_acl(3, 0674, acl, 5, &bob), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(3, 0677, split, 6, &alice), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(0, 0677, split, 6, &alice), 0);
-	assert_int_equal(ev_acl(3, 0677, found_only, 5, &alice), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(3, 0677, found_only, 5, &bob), 0);
-	assert_int_equal(ev_acl(3, 0660, group_masked, 5, &alice), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(2, 0660, group_masked, 5, &alice), TF_REASON_FILE_PERM);
-	assert_int_equal(ev_acl(1, 0660, group_masked, 5, &alice), 0);
+	run_acl_cases(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 static void test_acl_owner_ignores_acl(void **state)

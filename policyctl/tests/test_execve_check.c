@@ -228,6 +228,16 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* In a forked child: take subject @s's credentials (root stays as it is). */
+static void become(const struct pc_subject *s)
+{
+	if (s->uid != 0 &&
+	    (setgroups(s->ngroups, s->groups) < 0 ||
+	     setresgid(s->gid, s->gid, s->gid) < 0 ||
+	     setresuid(s->uid, s->uid, s->uid) < 0))
+		_exit(3);
+}
+
 /* Ask the kernel as @s for every file; returns the number of disagreements. */
 static int compare_as(const struct pc_subject *s)
 {
@@ -243,11 +253,7 @@ static int compare_as(const struct pc_subject *s)
 		FILE *out = fdopen(pfd[1], "w");
 
 		close(pfd[0]);
-		if (s->uid != 0 &&
-		    (setgroups(s->ngroups, s->groups) < 0 ||
-		     setresgid(s->gid, s->gid, s->gid) < 0 ||
-		     setresuid(s->uid, s->uid, s->uid) < 0))
-			_exit(3);
+		become(s);
 		for (size_t i = 0; i < nfiles; i++) {
 			int r = tf_execve_check(files[i].fd);
 
@@ -294,28 +300,25 @@ static int compare_as(const struct pc_subject *s)
 	return bad;
 }
 
-static void test_root(void **state)
-{
-	(void)state;
-	if (no_execve_check)
-		skip_why(__func__);
-	assert_int_equal(compare_as(&subjects[0]), 0);
-}
+/* The whole corpus as one subject: root, the owner, another user. */
+struct compare_case {
+	const char *name;
+	const struct pc_subject *subject;
+};
 
-static void test_owner_user(void **state)
-{
-	(void)state;
-	if (no_execve_check)
-		skip_why(__func__);
-	assert_int_equal(compare_as(&subjects[1]), 0);
-}
+static struct compare_case compare_cases[] = {
+	{ "test_root", &subjects[0] },
+	{ "test_owner_user", &subjects[1] },
+	{ "test_other_user", &subjects[2] },
+};
 
-static void test_other_user(void **state)
+static void test_compare(void **state)
 {
-	(void)state;
+	const struct compare_case *c = *state;
+
 	if (no_execve_check)
-		skip_why(__func__);
-	assert_int_equal(compare_as(&subjects[2]), 0);
+		skip_why(c->name);
+	assert_int_equal(compare_as(c->subject), 0);
 }
 
 /* mode 0111, owned by the subject: exec without read */
@@ -346,11 +349,7 @@ static void ask_as(const struct pc_subject *s, const int *fds, int *errs, size_t
 	assert_true(pid >= 0);
 	if (pid == 0) {
 		close(pfd[0]);
-		if (s->uid != 0 &&
-		    (setgroups(s->ngroups, s->groups) < 0 ||
-		     setresgid(s->gid, s->gid, s->gid) < 0 ||
-		     setresuid(s->uid, s->uid, s->uid) < 0))
-			_exit(3);
+		become(s);
 		for (size_t i = 0; i < n; i++) {
 			int e = tf_execve_check(fds[i]) == 0 ? 0 : errno;
 
@@ -486,9 +485,9 @@ int main(void)
 		"checks this model against the trustfor kernel's AT_EXECVE_CHECK";
 	const char *pretend = getenv("PC_TEST_PRETEND_NO_EXECVE_CHECK");
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_root),
-		cmocka_unit_test(test_owner_user),
-		cmocka_unit_test(test_other_user),
+		{ "test_root", test_compare, NULL, NULL, &compare_cases[0] },
+		{ "test_owner_user", test_compare, NULL, NULL, &compare_cases[1] },
+		{ "test_other_user", test_compare, NULL, NULL, &compare_cases[2] },
 		cmocka_unit_test(test_read_requirement_differs),
 		cmocka_unit_test(test_write_busy),
 	};

@@ -14,24 +14,40 @@
 
 #include "interp.h"
 
+struct name_case {
+	const char *name;
+	bool interpreted;
+};
+
+static void check_names(const struct name_case *c, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (pc_interp_by_name(c[i].name) != c[i].interpreted)
+			fail_msg("pc_interp_by_name(\"%s\") is not %d", c[i].name,
+				 c[i].interpreted);
+}
+
 static void test_by_name(void **state)
 {
+	static const struct name_case cases[] = {
+		{ "run.sh", true }, { "a.b.py", true }, { "Module.pm", true },
+		{ "x.js", true },
+		/* ".sh" alone is a hidden file named "sh" */
+		{ ".sh", false }, { "sh", false }, { "file.", false },
+		{ "notes.txt", false }, { "x.SH", false }, { "x.shx", false },
+	};
+
 	(void)state;
-	assert_true(pc_interp_by_name("run.sh"));
-	assert_true(pc_interp_by_name("a.b.py"));
-	assert_true(pc_interp_by_name("Module.pm"));
-	assert_true(pc_interp_by_name("x.js"));
-	assert_false(pc_interp_by_name(".sh"));
-	assert_false(pc_interp_by_name("sh"));
-	assert_false(pc_interp_by_name("file."));
-	assert_false(pc_interp_by_name("notes.txt"));
-	assert_false(pc_interp_by_name("x.SH"));
-	assert_false(pc_interp_by_name("x.shx"));
+	check_names(cases, sizeof(cases) / sizeof(cases[0]));
 }
 
 /* Every entry of the table, and nothing that merely starts like one. */
 static void test_by_name_table(void **state)
 {
+	static const struct name_case more[] = {
+		{ "f.dat", false }, { "f.bashrc", false }, { "f.s", false },
+		{ "f.d", false }, { "f.R", true }, { "f.t", true },
+	};
 	char name[32];
 
 	(void)state;
@@ -56,12 +72,7 @@ static void test_by_name_table(void **state)
 			assert_int_equal(pc_interp_by_name(name), in);
 		}
 	}
-	assert_false(pc_interp_by_name("f.dat"));
-	assert_false(pc_interp_by_name("f.bashrc"));
-	assert_false(pc_interp_by_name("f.s"));
-	assert_false(pc_interp_by_name("f.d"));
-	assert_true(pc_interp_by_name("f.R"));
-	assert_true(pc_interp_by_name("f.t"));
+	check_names(more, sizeof(more) / sizeof(more[0]));
 }
 
 static int temp_with(const char *content, size_t len)
@@ -77,24 +88,25 @@ static int temp_with(const char *content, size_t len)
 
 static void test_shebang(void **state)
 {
-	int fd;
+	static const struct {
+		const char *content;
+		size_t len;
+		int want;
+	} cases[] = {
+		{ "#!/bin/sh\necho\n", 15, 1 },
+		{ "#!", 2, 1 },
+		{ "#", 1, 0 },
+		{ "", 0, 0 },
+		{ "\x7f" "ELF", 4, 0 },
+	};
 
 	(void)state;
-	fd = temp_with("#!/bin/sh\necho\n", 15);
-	assert_int_equal(pc_interp_shebang(fd), 1);
-	close(fd);
-	fd = temp_with("#!", 2);
-	assert_int_equal(pc_interp_shebang(fd), 1);
-	close(fd);
-	fd = temp_with("#", 1);
-	assert_int_equal(pc_interp_shebang(fd), 0);
-	close(fd);
-	fd = temp_with("", 0);
-	assert_int_equal(pc_interp_shebang(fd), 0);
-	close(fd);
-	fd = temp_with("\x7f" "ELF", 4);
-	assert_int_equal(pc_interp_shebang(fd), 0);
-	close(fd);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int fd = temp_with(cases[i].content, cases[i].len);
+
+		assert_int_equal(pc_interp_shebang(fd), cases[i].want);
+		close(fd);
+	}
 	assert_int_equal(pc_interp_shebang(-1), -1);
 }
 

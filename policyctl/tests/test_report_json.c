@@ -62,21 +62,33 @@ static void fill(struct pc_check *c, struct pc_denial **d)
 	c->ndenials = 1;
 }
 
-static void test_json(void **state)
+/* The report of the filled check, JSON or text (--all); safe on a terminal. */
+static char *render(bool json)
 {
 	struct pc_check c;
 	struct pc_denial *d;
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
+
+	fill(&c, &d);
+	assert_non_null(f);
+	if (json)
+		assert_int_equal(pc_report_json(&c, f), 0);
+	else
+		pc_report_text(&c, f, true);
+	assert_int_equal(fclose(f), 0);
+	free(d);
+	assert_terminal_safe(text);
+	return text;
+}
+
+static void test_json(void **state)
+{
+	char *text = render(true);
 	json_object *root, *o, *v;
 
 	(void)state;
-	fill(&c, &d);
-	assert_non_null(f);
-	assert_int_equal(pc_report_json(&c, f), 0);
-	fclose(f);
-	assert_terminal_safe(text);
 	assert_non_null(strstr(text, "\"mount_point\":\"/srv/x\\u202e\""));
 	root = json_tokener_parse(text);
 	assert_non_null(root);
@@ -104,28 +116,17 @@ static void test_json(void **state)
 
 	json_object_put(root);
 	free(text);
-	free(d);
 }
 
 static void test_text(void **state)
 {
-	struct pc_check c;
-	struct pc_denial *d;
-	char *text = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&text, &len);
+	char *text = render(false);
 
 	(void)state;
-	fill(&c, &d);
-	assert_non_null(f);
-	pc_report_text(&c, f, true);
-	fclose(f);
-	assert_terminal_safe(text);
 	/* the group header: mount point and fstype escaped */
 	assert_non_null(strstr(text, "\n/srv/x\\xe2\\x80\\xae (fuse.\\xff\\xe2\\x81\\xa6): file_perm: 1 file\n"));
 	assert_non_null(strstr(text, "  /srv/x\\xe2\\x80\\xae/ev\\xffil\\xe2\\x80\\xaeh.sh  denied for: al\\x1bice\n"));
 	free(text);
-	free(d);
 }
 
 int main(void)

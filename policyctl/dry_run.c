@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The dry run as check and apply start it, with the progress line they
- * draw on standard error when it is a terminal: the walk reports its
- * totals (walk.h on_progress), this file decides when and how to draw them.
+ * The dry run as check and apply run it: the progress line they draw on
+ * standard error when it is a terminal (the walk reports its totals through
+ * walk.h on_progress, this file decides when and how to draw them), and
+ * the report they print.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "check.h"
 #include "cli.h"
 #include "escape.h"
+#include "report.h"
 
 /* Not more often than this; nothing at all for a walk shorter than it. */
 #define PROGRESS_EVERY_NS 250000000ull
@@ -67,4 +69,19 @@ int pc_dry_run(struct pc_check *c, char *err, size_t errlen)
 	if (p.drawn)
 		fprintf(stderr, "\r\033[K"); /* the line is cleared */
 	return rc;
+}
+
+int pc_print_report(const char *cmd, struct pc_check *c, bool json, bool all,
+		    const char *then)
+{
+	if (json ? pc_report_json(c, stdout) :
+		   (pc_report_text(c, stdout, all), 0)) {
+		pc_err("%s: out of memory writing the report%s", cmd, then);
+		return -1;
+	}
+	if (fflush(stdout) != 0) {
+		pc_err("%s: cannot write the report: %m%s", cmd, then);
+		return -1;
+	}
+	return 0;
 }
