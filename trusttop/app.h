@@ -100,5 +100,8 @@ void tt_ui_end(void);
 void tt_ui_draw(struct tt_app *a);
 /* Handle pending keys; returns false when the user asked to quit. */
 bool tt_ui_input(struct tt_app *a);
+/* Key group @i of the key table as --help lists it ("< > s sort") in @out;
+ * NULL past the last group (@out may be NULL to ask only that). */
+const char *tt_ui_key_group(size_t i, char *out, size_t outsz);
 
 #endif /* TRUSTTOP_APP_H */

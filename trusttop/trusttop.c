@@ -2,49 +2,28 @@
 /*
  * trusttop - live view of trusted_for(2) / execveat(AT_EXECVE_CHECK)
  * verdicts per interpreter, counted in the kernel by BPF.
+ * This file: the command line and the main loop. The programs to attach
+ * are chosen in backend.c, loaded and read in sampling.c, shown by
+ * output.c (-b, --json) and ui.c (the terminal).
  */
 #include <errno.h>
 #include <getopt.h>
-#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mount.h>
-#include <sys/resource.h>
 #include <sys/utsname.h>
-#include <time.h>
 #include <unistd.h>
-#include <bpf/bpf.h>
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include <sys/capability.h>
 #include "escape.h"
 #include "trustedfor.h"
 #include "app.h"
-#include "trusttop.skel.h"
+#include "backend.h"
+#include "sampling.h"
 
 #define VERSION "0.1"
-
-enum backend_choice {
-	BK_AUTO,	    /* every interface the kernel has */
-	BK_TRUSTED_FOR,	    /* tp_btf, else classic tracepoint */
-	BK_TF_BTF,
-	BK_TF_TP,
-	BK_EXECVE_CHECK,    /* patched kernel's tracepoint, else mainline's */
-	BK_EC_TP,	    /* classic execve_check_verdict tracepoint */
-};
-
-/* The BPF programs one attempt loads (trusttop.bpf.c). */
-enum {
-	P_TF_BTF = 1 << 0,   /* tp_btf/trusted_for_verdict */
-	P_TF_TP = 1 << 1,    /* tracepoint trusted_for/trusted_for_verdict */
-	P_EC_BTF = 1 << 2,   /* tp_btf/execve_check_verdict */
-	P_EC_TP = 1 << 3,    /* tracepoint trusted_for/execve_check_verdict */
-	P_EC_EXIT = 1 << 4,  /* tracepoint syscalls/sys_exit_execveat */
-};
 
 static volatile sig_atomic_t stop_sig;
 
@@ -53,24 +32,36 @@ static void on_signal(int sig)
 	stop_sig = sig;
 }
 
-static double mono_now(void)
+/* Words of a usage paragraph, wrapped at 79 columns under @indent. */
+struct wrap {
+	FILE *f;
+	int col, indent;
+};
+
+static void wrap_word(struct wrap *w, const char *word)
 {
-	struct timespec ts;
+	int len = (int)strlen(word);
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+	if (w->col > w->indent && w->col + 1 + len > 79) {
+		fprintf(w->f, "\n%*s", w->indent, "");
+		w->col = w->indent;
+	} else if (w->col > w->indent) {
+		fputc(' ', w->f);
+		w->col++;
+	}
+	fputs(word, w->f);
+	w->col += len;
 }
 
 static void usage(FILE *f)
 {
+	static const char *const backend_tail[] = {
+		"(default", "auto:", "every", "interface", "the", "kernel", "has)",
+	};
+	struct wrap w = { f, 25, 25 };
+	const char *s;
+	char key[64];
+
 	fprintf(f,
 "Usage: trusttop [OPTIONS]\n"
 "Live view of trusted_for / AT_EXECVE_CHECK verdicts per interpreter.\n\n"
@@ -85,13 +76,22 @@ static void usage(FILE *f)
 "  -f, --filter TEXT      only rows whose exe, comm or last file contain TEXT\n"
 "  -a, --api NAME         only one interface: trusted_for, execve_check\n"
 "                         (default all)\n"
-"      --backend NAME     auto trusted_for trusted_for-btf trusted_for-tp\n"
-"                         execve_check execve_check-tp (default auto: every\n"
-"                         interface the kernel has)\n"
+"      --backend NAME     ");
+	/* The choices of backend.c's table, then the keys of ui.c's. */
+	for (size_t i = 0; (s = tt_backend_name_at(i)); i++)
+		wrap_word(&w, s);
+	for (size_t i = 0; i < sizeof(backend_tail) / sizeof(backend_tail[0]); i++)
+		wrap_word(&w, backend_tail[i]);
+	fprintf(f, "\n"
 "      --no-color         monochrome (also when NO_COLOR is set)\n"
 "  -h, --help             this help;  -V, --version\n"
-"Keys: q quit, space pause, < > s sort, r reverse, / filter, u user,\n"
-"      a interface, p per-process, h ? help, Ctrl-L redraw.\n"
+"Keys: ");
+	w = (struct wrap){ f, 6, 6 };
+	for (size_t i = 0; tt_ui_key_group(i, key, sizeof(key)); i++) {
+		strcat(key, tt_ui_key_group(i + 1, NULL, 0) ? "," : ".");
+		wrap_word(&w, key);
+	}
+	fprintf(f, "\n"
 "Exit status: 0 ok, 1 runtime failure, 2 usage, 3 missing privileges,\n"
 "             4 no usable kernel interface.\n");
 }
@@ -125,7 +125,7 @@ static int bad_arg(const char *opt, const char *arg, const char *fix)
 }
 
 static int parse_args(struct tt_app *a, int argc, char **argv,
-		      enum backend_choice *bk)
+		      const struct tt_backend **bk)
 {
 	static const struct option opts[] = {
 		{ "batch", no_argument, NULL, 'b' },
@@ -197,20 +197,13 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 			a->api = (unsigned int)s;
 			break;
 		case 'B':
-			if (!strcmp(optarg, "auto"))
-				*bk = BK_AUTO;
-			else if (!strcmp(optarg, "trusted_for"))
-				*bk = BK_TRUSTED_FOR;
-			else if (!strcmp(optarg, "trusted_for-btf"))
-				*bk = BK_TF_BTF;
-			else if (!strcmp(optarg, "trusted_for-tp"))
-				*bk = BK_TF_TP;
-			else if (!strcmp(optarg, "execve_check"))
-				*bk = BK_EXECVE_CHECK;
-			else if (!strcmp(optarg, "execve_check-tp"))
-				*bk = BK_EC_TP;
-			else {
-				return bad_arg("--backend", optarg, "unknown: use auto, trusted_for, trusted_for-btf, trusted_for-tp, execve_check or execve_check-tp");
+			*bk = tt_backend_find(optarg);
+			if (!*bk) {
+				char list[160], fix[200];
+
+				snprintf(fix, sizeof(fix), "unknown: use %s",
+					 tt_backend_list(", ", " or ", list, sizeof(list)));
+				return bad_arg("--backend", optarg, fix);
 			}
 			break;
 		case 'C':
@@ -255,309 +248,136 @@ static bool have_privileges(void)
 	return admin == CAP_SET || (bpf == CAP_SET && perfmon == CAP_SET);
 }
 
-static const char *tracefs_dir(void)
+/* SIGINT, SIGTERM, SIGHUP stop the loop; SIGPIPE is ignored (a reader
+ * gone is seen as EPIPE). 0, or -1 with a message. */
+static int install_signals(void)
 {
-	static const char *const dirs[] = { "/sys/kernel/tracing",
-					    "/sys/kernel/debug/tracing" };
+	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = on_signal };
+	struct sigaction ign = { .sa_handler = SIG_IGN };
 
-	for (size_t i = 0; i < 2; i++) {
-		char p[64];
-
-		snprintf(p, sizeof(p), "%s/events", dirs[i]);
-		if (!access(p, F_OK))
-			return dirs[i];
-	}
-	/* Not mounted (minimal systems, containers): mount it ourselves. */
-	if (!mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-		return "/sys/kernel/tracing";
-	return NULL;
-}
-
-static bool tracepoint_exists(const char *cat, const char *name)
-{
-	const char *dir = tracefs_dir();
-	char p[256];
-
-	if (!dir)
-		return false;
-	snprintf(p, sizeof(p), "%s/events/%s/%s/id", dir, cat, name);
-	return !access(p, R_OK);
-}
-
-/* Does the kernel's BTF describe the tracepoint @name (for tp_btf)? */
-static bool btf_has_tp(const struct btf *btf, const char *name)
-{
-	char type[96];
-
-	snprintf(type, sizeof(type), "btf_trace_%s", name);
-	return btf && btf__find_by_name_kind(btf, type, BTF_KIND_TYPEDEF) >= 0;
-}
-
-static int quiet_print(enum libbpf_print_level level, const char *fmt, va_list ap)
-{
-	if (level == LIBBPF_WARN && getenv("TRUSTTOP_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	if (level == LIBBPF_DEBUG && getenv("TRUSTTOP_DEBUG"))
-		return vfprintf(stderr, fmt, ap);
-	return 0;
-}
-
-/*
- * The sets of programs trusttop loads, in one table: what each is called
- * in -b and JSON ("backend"), in the terminal's header (80 columns: both
- * interfaces by the API column's names), and in load errors.
- */
-static const struct flavour {
-	unsigned int progs;
-	const char *label, *label_ui, *programs;
-} flavours[] = {
-	{ P_TF_BTF | P_EC_BTF, "trusted_for+execve_check (tp_btf)",
-	  "tf+check (tp_btf)",
-	  "tp_btf/trusted_for_verdict, tp_btf/execve_check_verdict" },
-	{ P_TF_TP | P_EC_TP, "trusted_for+execve_check (tracepoint)",
-	  "tf+check (tracepoint)",
-	  "tracepoints trusted_for_verdict, execve_check_verdict" },
-	{ P_TF_BTF, "trusted_for (tp_btf)", NULL, "tp_btf/trusted_for_verdict" },
-	{ P_TF_TP, "trusted_for (tracepoint)", NULL,
-	  "tracepoint trusted_for_verdict" },
-	{ P_EC_BTF, "execve_check (tp_btf)", NULL, "tp_btf/execve_check_verdict" },
-	{ P_EC_TP, "execve_check (tracepoint)", NULL,
-	  "tracepoint execve_check_verdict" },
-	{ P_EC_EXIT, "execve_check", NULL, "tracepoint sys_exit_execveat" },
-};
-
-static const struct flavour *flavour_of(unsigned int progs)
-{
-	for (size_t i = 0; i < sizeof(flavours) / sizeof(flavours[0]); i++)
-		if (flavours[i].progs == progs)
-			return &flavours[i];
-	return &flavours[sizeof(flavours) / sizeof(flavours[0]) - 1];
-}
-
-/* Open, load and attach one flavour. Returns NULL with a message on failure. */
-static struct trusttop_bpf *load(unsigned int progs, bool per_process,
-				 char *err, size_t errsz)
-{
-	struct trusttop_bpf *skel = trusttop_bpf__open();
-	const char *stage;
-	int e;
-
-	if (!skel) {
-		snprintf(err, errsz, "cannot open the BPF object: %s", strerror(errno));
-		return NULL;
-	}
-	bpf_program__set_autoload(skel->progs.tf_verdict_btf, progs & P_TF_BTF);
-	bpf_program__set_autoload(skel->progs.tf_verdict_tp, progs & P_TF_TP);
-	bpf_program__set_autoload(skel->progs.ec_verdict_btf, progs & P_EC_BTF);
-	bpf_program__set_autoload(skel->progs.ec_verdict_tp, progs & P_EC_TP);
-	bpf_program__set_autoload(skel->progs.execveat_exit, progs & P_EC_EXIT);
-	skel->rodata->per_process = per_process;
-	skel->rodata->self_tgid = (__u32)getpid();
-	e = trusttop_bpf__load(skel);
-	stage = "load";
-	if (!e) {
-		e = trusttop_bpf__attach(skel);
-		stage = "attach";
-	}
-	if (e) {
-		snprintf(err, errsz, "cannot %s the BPF programs (%s): %s", stage,
-			 flavour_of(progs)->programs, strerror(-e));
-		trusttop_bpf__destroy(skel);
-		return NULL;
-	}
-	return skel;
-}
-
-static int on_event(void *ctx, void *data, size_t size)
-{
-	struct tt_app *a = ctx;
-	const struct tt_event *e = data;
-	struct tt_recent *r;
-	struct tt_key k = { 0 };
-	struct tt_row *row;
-
-	if (size < sizeof(*e))
-		return 0;
-	a->recent_seq++;
-	r = &a->recent[(a->recent_seq - 1) % TT_RECENT];
-	r->ev = *e;
-	r->seq = a->recent_seq;
-	r->wall = wall_now();
-	tt_event_path(e, r->path, sizeof(r->path));
-	tt_shown_add(a, r);
-	if (!(e->flags & TT_EV_DENIED))
-		return 0;
-	k.uid = e->uid;
-	k.api = e->source;
-	memcpy(k.exe, e->exe, TT_EXE_LEN);
-	memcpy(k.comm, e->comm, TT_COMM_LEN);
-	row = tt_table_get(&a->interp, &k);
-	if (row)
-		snprintf(row->last_file, sizeof(row->last_file), "%s", r->path);
-	k.tgid = e->tgid;
-	row = tt_table_get(&a->procs, &k);
-	if (row)
-		snprintf(row->last_file, sizeof(row->last_file), "%s", r->path);
-	return 0;
-}
-
-/* Executables' names, read from the names map once each. */
-static struct tt_names exe_names;
-
-/* The name of @id: known, else from the names map (written by the BPF side
- * before the counting entry), else "?" (names map full: names_full). */
-static const char *exe_name(int names_fd, const struct tt_exe_id *id)
-{
-	const char *name = tt_names_find(&exe_names, id);
-	struct tt_exe_name n;
-
-	if (name)
-		return name;
-	if (bpf_map_lookup_elem(names_fd, id, &n))
-		return "?";
-	if (tt_names_add(&exe_names, id, n.name))
-		return NULL;
-	return tt_names_find(&exe_names, id);
-}
-
-/* The rows of one BPF map: its values are the counts, or with counts_fd >= 0
- * (stats) slots of that array, which holds them. */
-static int read_map(int fd, int counts_fd, int names_fd, struct tt_table *t)
-{
-	struct tt_bkey key, next;
-	struct tt_counts c;
-	struct tt_bkey *prev = NULL;
-	__u32 slot;
-
-	tt_table_begin(t);
-	while (bpf_map_get_next_key(fd, prev, &next) == 0) {
-		int e = counts_fd < 0 ? bpf_map_lookup_elem(fd, &next, &c)
-			: bpf_map_lookup_elem(fd, &next, &slot) ? -1
-			: bpf_map_lookup_elem(counts_fd, &slot, &c);
-
-		if (e == 0) {
-			struct tt_key k = { .uid = next.uid, .tgid = next.tgid,
-					    .api = next.api };
-			const char *name = exe_name(names_fd, &next.exe);
-
-			if (!name)
-				return -ENOMEM;
-			c.checks = c.allowed + c.denied; /* see trusttop.h */
-			snprintf(k.exe, sizeof(k.exe), "%s", name);
-			memcpy(k.comm, next.comm, sizeof(k.comm));
-			if (!tt_table_add(t, &k, &c))
-				return -ENOMEM;
+	sigemptyset(&sa.sa_mask);
+	sigemptyset(&ign.sa_mask);
+	for (size_t i = 0; i < sizeof(stops) / sizeof(stops[0]); i++)
+		if (sigaction(stops[i], &sa, NULL)) {
+			fprintf(stderr, "trusttop: cannot handle signal %d: %s\n",
+				stops[i], strerror(errno));
+			return -1;
 		}
-		key = next;
-		prev = &key;
+	if (sigaction(SIGPIPE, &ign, NULL)) {
+		fprintf(stderr, "trusttop: cannot ignore SIGPIPE: %s\n",
+			strerror(errno));
+		return -1;
 	}
 	return 0;
 }
 
-struct overhead {
-	double cpu;	    /* own CPU seconds at the last tick */
-	uint64_t bpf_ns, bpf_cnt;
-};
-
-static double self_cpu(void)
+/* Load the first attempt of @plan that works; the backend's names go to @a.
+ * NULL with a message on stderr when none does. */
+static struct tt_sampler *load_plan(struct tt_app *a, const struct tt_plan *plan)
 {
-	struct rusage ru;
+	char err[256] = "", err2[256] = "";
+	struct tt_sampler *s = NULL;
 
-	getrusage(RUSAGE_SELF, &ru);
-	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
-	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
+	for (int i = 0; i < plan->n && !s; i++) {
+		unsigned int progs = plan->order[i];
 
-/* Estimated BPF run time so far: the sampled runs' mean times all runs.
- * Each CPU's value in cpu_state starts with its struct tt_prof; the rest
- * is the programs' own (a per-CPU value is 8-byte aligned per CPU). */
-static void bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
-{
-	int ncpu = libbpf_num_possible_cpus();
-	size_t stride = (bpf_map__value_size(skel->maps.cpu_state) + 7) & ~(size_t)7;
-	uint64_t runs = 0, sampled = 0, sns = 0;
-	unsigned char *v;
-	__u32 zero = 0;
+		s = tt_sampler_open(a, progs, a->per_process || !a->batch,
+				    i ? err2 : err, sizeof(err));
+		if (s) {
+			const struct tt_flavour *f = tt_flavour_of(progs);
 
-	*ns = *cnt = 0;
-	if (ncpu <= 0 || stride < sizeof(struct tt_prof) ||
-	    !(v = calloc(ncpu, stride)))
-		return;
-	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.cpu_state), &zero, v)) {
-		for (int i = 0; i < ncpu; i++) {
-			struct tt_prof p;
-
-			memcpy(&p, v + (size_t)i * stride, sizeof(p));
-			runs += p.runs;
-			sampled += p.sampled;
-			sns += p.ns;
+			a->backend = f->label;
+			a->backend_ui = f->label_ui ? f->label_ui : f->label;
+			if (progs & TT_P_TRUSTED_FOR)
+				a->apis |= 1u << TT_SRC_TRUSTED_FOR;
+			if (progs & TT_P_EXECVE_CHECK)
+				a->apis |= 1u << TT_SRC_EXECVE_CHECK;
 		}
 	}
-	free(v);
-	*cnt = runs;
-	*ns = sampled ? (uint64_t)((double)sns / (double)sampled * (double)runs) : 0;
+	if (!s)
+		fprintf(stderr, "trusttop: %s%s%s (set TRUSTTOP_DEBUG=1 for libbpf's log)\n",
+			err, *err2 ? "; fallback: " : "", err2);
+	return s;
 }
 
-static int tick(struct tt_app *a, struct trusttop_bpf *skel,
-		struct ring_buffer *rb, double *last, struct overhead *ov)
+/* Updates until stopped: TT_EXIT_OK or TT_EXIT_FAIL (message in @err). */
+static int run(struct tt_app *a, struct tt_sampler *s, char *err, size_t errsz)
 {
-	double t = mono_now(), cpu = self_cpu();
-	uint64_t ns, cnt;
-	int e;
+	double next = tt_mono_now() + a->delay;
+	int rc = TT_EXIT_OK;
 
-	ring_buffer__consume(rb);
-	e = read_map(bpf_map__fd(skel->maps.stats),
-		     bpf_map__fd(skel->maps.counts),
-		     bpf_map__fd(skel->maps.names), &a->interp);
-	if (!e && a->per_process)
-		e = read_map(bpf_map__fd(skel->maps.pstats), -1,
-			     bpf_map__fd(skel->maps.names), &a->procs);
-	if (e)
-		return e;
-	a->elapsed = t - *last;
-	*last = t;
-	a->now = wall_now();
-	tt_table_tick(&a->interp, a->elapsed);
-	tt_table_tick(&a->procs, a->elapsed);
-	tt_table_totals(&a->interp, 0, &a->total, &a->total_delta);
-	for (unsigned int api = 1; api < 3; api++)
-		tt_table_totals(&a->interp, api, &a->api_total[api],
-				&a->api_delta[api]);
-	a->rb_drops = skel->bss->rb_drops;
-	a->map_full = skel->bss->map_full;
-	a->pmap_full = skel->bss->pmap_full;
-	bpf_runtime(skel, &ns, &cnt);
-	if (a->elapsed > 0) {
-		a->self_cpu_pct = 100 * (cpu - ov->cpu) / a->elapsed;
-		a->bpf_cpu_pct = 100 * (double)(ns - ov->bpf_ns) / 1e9 / a->elapsed;
+	if (!a->batch)
+		tt_ui_draw(a);
+	while (!stop_sig) {
+		double now = tt_mono_now();
+		int timeout = now >= next ? 0 : (int)ceil((next - now) * 1000);
+
+		if (a->batch) {
+			int n = tt_sampler_poll(s, timeout);
+
+			if (n < 0 && n != -EINTR) {
+				snprintf(err, errsz, "ring buffer: %s", strerror(-n));
+				return TT_EXIT_FAIL;
+			}
+		} else {
+			struct pollfd p[2] = {
+				{ .fd = STDIN_FILENO, .events = POLLIN },
+				{ .fd = tt_sampler_fd(s), .events = POLLIN },
+			};
+
+			if (poll(p, 2, timeout) > 0 && p[1].revents)
+				tt_sampler_consume(s);
+			if (!tt_ui_input(a))
+				break;
+		}
+		if (stop_sig || tt_mono_now() < next)
+			continue;
+		if (tt_sampler_tick(s, err, errsz))
+			return TT_EXIT_FAIL;
+		next += a->delay;
+		if (next < tt_mono_now())
+			next = tt_mono_now() + a->delay;
+		if (a->json)
+			tt_print_json(a, stdout);
+		else if (a->batch)
+			tt_print_batch(a, stdout);
+		else if (!a->paused)
+			tt_ui_draw(a);
+		if (a->batch && ferror(stdout)) {
+			/* Reader gone (trusttop -b | head): stop quietly. */
+			if (errno != EPIPE) {
+				snprintf(err, errsz, "cannot write the output: %s",
+					 strerror(errno));
+				rc = TT_EXIT_FAIL;
+			}
+			return rc;
+		}
+		if (a->batch && a->iterations && (long)a->ticks >= a->iterations)
+			break;
 	}
-	a->bpf_runs = cnt;
-	a->bpf_ns_per_event = cnt > ov->bpf_cnt ?
-		(double)(ns - ov->bpf_ns) / (double)(cnt - ov->bpf_cnt) : 0;
-	ov->cpu = cpu;
-	ov->bpf_ns = ns;
-	ov->bpf_cnt = cnt;
-	a->ticks++;
-	if (a->policy_note == NULL && tf_policy_read(&a->policy))
-		a->policy = -1;
-	return 0;
+	/* Interrupted batch run: a last, complete snapshot (nothing lost). */
+	if (stop_sig && a->batch && !ferror(stdout)) {
+		if (tt_sampler_tick(s, err, errsz))
+			return TT_EXIT_FAIL;
+		if (a->json)
+			tt_print_json(a, stdout);
+		else
+			tt_print_batch(a, stdout);
+	}
+	return rc;
 }
 
 int main(int argc, char **argv)
 {
 	static struct tt_app app; /* big (recent events): not on the stack */
 	struct tt_app *a = &app;
-	enum backend_choice bk = BK_AUTO;
-	unsigned int order[3];
-	struct btf *btf;
-	struct trusttop_bpf *skel = NULL;
-	struct ring_buffer *rb = NULL;
-	struct overhead ov = { 0 };
+	const struct tt_backend *bk = tt_backend_find("auto");
+	struct tt_sampler *s;
+	struct tt_plan plan;
 	struct utsname un;
-	char err[256] = "", err2[256] = "";
-	double last, next;
-	int norder = 0, rc = TT_EXIT_OK;
-	bool want_tf, want_ec, tf_btf, tf_tp, ec_btf, ec_tp, has_ec, ec_exit;
+	char err[512] = "";
+	int rc;
 
 	a->delay = 1;
 	a->uid = -1;
@@ -578,83 +398,18 @@ int main(int argc, char **argv)
 	 * real kernel, and then unchanged). */
 	tf_escape_term(un.release, strnlen(un.release, sizeof(un.release)),
 		       a->kernel, sizeof(a->kernel));
-	libbpf_set_print(quiet_print);
+	tt_libbpf_log(getenv("TRUSTTOP_DEBUG"));
 
-	/* Probe what the running kernel offers: the patched kernel's two
-	 * tracepoints (through BTF, else tracefs), or mainline's
-	 * AT_EXECVE_CHECK seen at the syscall's exit. */
-	want_tf = bk != BK_EXECVE_CHECK && bk != BK_EC_TP;
-	want_ec = bk == BK_AUTO || bk == BK_EXECVE_CHECK || bk == BK_EC_TP;
-	btf = btf__load_vmlinux_btf(); /* NULL without BTF: no tp_btf */
-	tf_btf = want_tf && bk != BK_TF_TP && btf_has_tp(btf, "trusted_for_verdict");
-	tf_tp = want_tf && bk != BK_TF_BTF &&
-		tracepoint_exists("trusted_for", "trusted_for_verdict");
-	ec_btf = want_ec && bk != BK_EC_TP && btf_has_tp(btf, "execve_check_verdict");
-	ec_tp = want_ec && tracepoint_exists("trusted_for", "execve_check_verdict");
-	btf__free(btf);
-	has_ec = want_ec && bk != BK_EC_TP && !ec_btf && !ec_tp &&
-		 tf_kernel_has_execve_check();
-	ec_exit = has_ec && tracepoint_exists("syscalls", "sys_exit_execveat");
-	/* Both interfaces of the patched kernel in one load (tp_btf first);
-	 * with --backend execve_check, its tracepoint alone; mainline's
-	 * syscall exit when there is neither. */
-	if (want_tf) {
-		if (tf_btf)
-			order[norder++] = P_TF_BTF | (ec_btf ? P_EC_BTF : 0);
-		if (tf_tp)
-			order[norder++] = P_TF_TP | (ec_tp ? P_EC_TP : 0);
-	} else {
-		if (ec_btf)
-			order[norder++] = P_EC_BTF;
-		if (ec_tp)
-			order[norder++] = P_EC_TP;
-	}
-	if (!norder && ec_exit)
-		order[norder++] = P_EC_EXIT;
-	if (!norder) {
-		/* One line: what is missing, for each backend asked for. */
-		const char *no_tf = bk == BK_TF_BTF ?
-			"no trusted_for_verdict tracepoint in the kernel's BTF (needs the trustfor-patched kernel with CONFIG_DEBUG_INFO_BTF)" :
-			!tracefs_dir() ? "no tracefs to find the trusted_for_verdict tracepoint in (needs the trustfor-patched kernel and CONFIG_TRACING)" :
-			"no trusted_for_verdict tracepoint (needs the trustfor-patched kernel)";
-		const char *no_ec = !has_ec ?
-			"no execveat(AT_EXECVE_CHECK) (needs Linux >= 6.14)" :
-			"AT_EXECVE_CHECK but no syscall tracepoints (sys_exit_execveat: needs CONFIG_FTRACE_SYSCALLS and tracefs)";
-
-		if (bk == BK_EC_TP)
-			fprintf(stderr, "trusttop: backend execve_check-tp unavailable on kernel %s: no execve_check_verdict tracepoint (needs the trustfor-patched kernel with AT_EXECVE_CHECK and CONFIG_TRACING)\n",
-				a->kernel);
-		else if (bk == BK_EXECVE_CHECK)
-			fprintf(stderr, "trusttop: backend execve_check unavailable on kernel %s: %s\n",
-				a->kernel, no_ec);
-		else if (bk != BK_AUTO)
-			fprintf(stderr, "trusttop: backend %s unavailable on kernel %s: %s\n",
-				bk == BK_TF_TP ? "trusted_for-tp" : bk == BK_TF_BTF ? "trusted_for-btf" : "trusted_for",
-				a->kernel, no_tf);
-		else
-			fprintf(stderr, "trusttop: no backend on kernel %s: %s, and %s\n",
-				a->kernel, no_tf, no_ec);
+	/* What the running kernel offers for the backend asked for. */
+	tt_backend_plan(bk, &plan);
+	if (!plan.n) {
+		tt_plan_why(bk, &plan, a->kernel, err, sizeof(err));
+		fprintf(stderr, "trusttop: %s\n", err);
 		return TT_EXIT_NOBACKEND;
 	}
-	for (int i = 0; i < norder && !skel; i++) {
-		skel = load(order[i], a->per_process || !a->batch, i ? err2 : err,
-			    sizeof(err));
-		if (skel) {
-			const struct flavour *f = flavour_of(order[i]);
-
-			a->backend = f->label;
-			a->backend_ui = f->label_ui ? f->label_ui : f->label;
-			if (order[i] & (P_TF_BTF | P_TF_TP))
-				a->apis |= 1u << TT_SRC_TRUSTED_FOR;
-			if (order[i] & (P_EC_BTF | P_EC_TP | P_EC_EXIT))
-				a->apis |= 1u << TT_SRC_EXECVE_CHECK;
-		}
-	}
-	if (!skel) {
-		fprintf(stderr, "trusttop: %s%s%s (set TRUSTTOP_DEBUG=1 for libbpf's log)\n",
-			err, *err2 ? "; fallback: " : "", err2);
+	s = load_plan(a, &plan);
+	if (!s)
 		return TT_EXIT_FAIL;
-	}
 	/* fs.trust_policy governs trusted_for(2) only; AT_EXECVE_CHECK
 	 * refuses what execve() would, and the caller's securebits decide
 	 * whether it enforces the refusal. */
@@ -663,93 +418,25 @@ int main(int argc, char **argv)
 	else if (tf_policy_read(&a->policy))
 		a->policy = -1;
 
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.events), on_event, a, NULL);
-	if (!rb) {
-		fprintf(stderr, "trusttop: cannot set up the ring buffer: %s\n", strerror(errno));
-		trusttop_bpf__destroy(skel);
+	if (tt_sampler_start(s, err, sizeof(err)) || install_signals()) {
+		if (*err)
+			fprintf(stderr, "trusttop: %s\n", err);
+		tt_sampler_close(s);
 		return TT_EXIT_FAIL;
 	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
-	signal(SIGPIPE, SIG_IGN);
-
 	if (!a->batch && tt_ui_init(a)) {
 		fprintf(stderr, "trusttop: cannot start the terminal UI (TERM=%s): use -b\n",
 			getenv("TERM") ? getenv("TERM") : "unset");
-		rc = TT_EXIT_FAIL;
-		goto out;
+		tt_sampler_close(s);
+		return TT_EXIT_FAIL;
 	}
-	last = mono_now();
-	ov.cpu = self_cpu();
-	bpf_runtime(skel, &ov.bpf_ns, &ov.bpf_cnt);
-	next = last + a->delay;
-	if (!a->batch)
-		tt_ui_draw(a);
-	while (!stop_sig) {
-		double now = mono_now();
-		int timeout = now >= next ? 0 : (int)ceil((next - now) * 1000);
-
-		if (a->batch) {
-			int n = ring_buffer__poll(rb, timeout);
-
-			if (n < 0 && n != -EINTR) {
-				fprintf(stderr, "trusttop: ring buffer: %s\n", strerror(-n));
-				rc = TT_EXIT_FAIL;
-				break;
-			}
-		} else {
-			struct pollfd p[2] = {
-				{ .fd = STDIN_FILENO, .events = POLLIN },
-				{ .fd = ring_buffer__epoll_fd(rb), .events = POLLIN },
-			};
-
-			if (poll(p, 2, timeout) > 0 && p[1].revents)
-				ring_buffer__consume(rb);
-			if (!tt_ui_input(a))
-				break;
-		}
-		if (stop_sig || mono_now() < next)
-			continue;
-		if (tick(a, skel, rb, &last, &ov)) {
-			rc = TT_EXIT_FAIL;
-			break;
-		}
-		next += a->delay;
-		if (next < mono_now())
-			next = mono_now() + a->delay;
-		if (a->json)
-			tt_print_json(a, stdout);
-		else if (a->batch)
-			tt_print_batch(a, stdout);
-		else if (!a->paused)
-			tt_ui_draw(a);
-		if (a->batch && ferror(stdout)) {
-			/* Reader gone (trusttop -b | head): stop quietly. */
-			if (errno != EPIPE) {
-				fprintf(stderr, "trusttop: cannot write the output: %s\n", strerror(errno));
-				rc = TT_EXIT_FAIL;
-			}
-			break;
-		}
-		if (a->batch && a->iterations && (long)a->ticks >= a->iterations)
-			break;
-	}
-	/* Interrupted batch run: a last, complete snapshot (nothing lost). */
-	if (stop_sig && a->batch && rc == TT_EXIT_OK && !ferror(stdout) &&
-	    !tick(a, skel, rb, &last, &ov)) {
-		if (a->json)
-			tt_print_json(a, stdout);
-		else
-			tt_print_batch(a, stdout);
-	}
-out:
+	rc = run(a, s, err, sizeof(err));
 	if (!a->batch)
 		tt_ui_end();
-	ring_buffer__free(rb);
-	trusttop_bpf__destroy(skel);
+	if (rc != TT_EXIT_OK)
+		fprintf(stderr, "trusttop: %s\n", err);
+	tt_sampler_close(s);
 	tt_table_free(&a->interp);
 	tt_table_free(&a->procs);
-	tt_names_free(&exe_names);
 	return rc;
 }

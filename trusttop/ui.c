@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* trusttop: the ncurses view. */
+/* trusttop: the ncurses view: header, rows, latest denials (keys: keys.c). */
 #include <curses.h>
 #include <inttypes.h>
 #include <pwd.h>
@@ -7,22 +7,15 @@
 #include <string.h>
 #include <time.h>
 #include "app.h"
+#include "ui.h"
 
 #define MIN_COLS 40
 #define MIN_LINES 8
-#define CTRL_L 12
 
 enum { C_HEAD = 1, C_TITLE, C_DENY, C_WOULD, C_OK, C_STATUS };
 
-enum prompt { P_NONE, P_FILTER, P_USER, P_SORT };
-
 static struct {
 	bool color;
-	bool help;
-	enum prompt prompt;
-	char input[128];
-	size_t len;
-	char msg[160]; /* one-line feedback (bad input) */
 } ui;
 
 int tt_ui_init(struct tt_app *a)
@@ -58,40 +51,13 @@ static attr_t attr(int pair, attr_t mono)
 	return ui.color ? COLOR_PAIR(pair) : mono;
 }
 
-/* Print at most the remaining columns of the line. */
-static void put(int y, int x, const char *s)
+void tt_ui_put(int y, int x, const char *s)
 {
 	int w = COLS - x;
 
 	if (y >= LINES || w <= 0)
 		return;
 	mvaddnstr(y, x, s, w);
-}
-
-static void draw_help(void)
-{
-	static const char *const lines[] = {
-		"trusttop keys",
-		"",
-		"  q          quit",
-		"  space      pause / resume the display",
-		"  < >        sort by the previous / next column",
-		"  s          sort by a column given by name",
-		"  r          reverse the sort order",
-		"  /          filter rows (exe, comm, file); empty clears",
-		"  u          only one user (name or uid); empty clears",
-		"  a          only trusted_for (tf), only AT_EXECVE_CHECK (check), all",
-		"  p          per-process rows / per-interpreter rows",
-		"  h ?        this help",
-		"  Ctrl-L     redraw the screen",
-		"",
-		"Any key returns.",
-	};
-
-	erase();
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
-		put((int)i, 1, lines[i]);
-	refresh();
 }
 
 /* The end of @s in at most @w columns: "...tail" (file names end in the
@@ -183,14 +149,14 @@ void tt_ui_draw(struct tt_app *a)
 	struct cols c;
 	int y = 0, pane, table_end;
 
-	if (ui.help) {
-		draw_help();
+	if (tt_ui_help_shown()) {
+		tt_ui_draw_help();
 		return;
 	}
 	erase();
 	if (COLS < MIN_COLS || LINES < MIN_LINES) {
 		snprintf(line, sizeof(line), "terminal too small: need %dx%d", MIN_COLS, MIN_LINES);
-		put(0, 0, line);
+		tt_ui_put(0, 0, line);
 		refresh();
 		return;
 	}
@@ -203,7 +169,7 @@ void tt_ui_draw(struct tt_app *a)
 		 clock, a->paused ? " [PAUSED]" : "", a->kernel, policy,
 		 a->backend_ui ? a->backend_ui : a->backend);
 	attron(A_BOLD);
-	put(y++, 0, line);
+	tt_ui_put(y++, 0, line);
 	attroff(A_BOLD);
 	snprintf(line, sizeof(line), "Checks %s (%.1f/s)  allowed %s  denied %s (%.1f%%)  would-deny %s",
 		 tt_fmt_count(a->total.checks, 9, n1, sizeof(n1)),
@@ -213,7 +179,7 @@ void tt_ui_draw(struct tt_app *a)
 		 tt_deny_pct(&a->total),
 		 tt_fmt_count(a->total.would, 9, n4, sizeof(n4)));
 	attron(attr(C_HEAD, A_NORMAL));
-	put(y++, 0, line);
+	tt_ui_put(y++, 0, line);
 	snprintf(line, sizeof(line), "Drops ring %" PRIu64 " map %" PRIu64
 		 "  overhead cpu %.1f%% bpf %.1f%%  sort %s%s%s%s",
 		 a->rb_drops, a->map_full + (a->per_process ? a->pmap_full : 0),
@@ -223,10 +189,10 @@ void tt_ui_draw(struct tt_app *a)
 	if (a->api)
 		snprintf(line + strlen(line), sizeof(line) - strlen(line),
 			 "  api %s", tt_api_name(a->api));
-	put(y++, 0, line);
+	tt_ui_put(y++, 0, line);
 	if (a->uid >= 0) {
 		snprintf(line, sizeof(line), "  user %s", tt_user_name((uint32_t)a->uid));
-		put(y - 1, COLS - (int)strlen(line) > 0 ? COLS - (int)strlen(line) : 0, line);
+		tt_ui_put(y - 1, COLS - (int)strlen(line) > 0 ? COLS - (int)strlen(line) : 0, line);
 	}
 	attroff(attr(C_HEAD, A_NORMAL));
 
@@ -238,7 +204,7 @@ void tt_ui_draw(struct tt_app *a)
 		 c.would, "WOULD", c.file, c.file, "LAST DENIED FILE");
 	attron(attr(C_TITLE, A_REVERSE));
 	mvhline(y, 0, ' ', COLS);
-	put(y, 0, line);
+	tt_ui_put(y, 0, line);
 	attroff(attr(C_TITLE, A_REVERSE));
 	/* Mark the sort column. */
 	{
@@ -247,7 +213,7 @@ void tt_ui_draw(struct tt_app *a)
 
 		if (p && (int)(p - line) < COLS) {
 			attron(attr(C_TITLE, A_REVERSE) | A_BOLD | A_UNDERLINE);
-			put(y, (int)(p - line), t);
+			tt_ui_put(y, (int)(p - line), t);
 			attroff(attr(C_TITLE, A_REVERSE) | A_BOLD | A_UNDERLINE);
 		}
 	}
@@ -282,7 +248,7 @@ void tt_ui_draw(struct tt_app *a)
 			 c.file, c.file, file);
 		if (r->cur.denied)
 			attron(attr(C_DENY, A_BOLD));
-		put(y, 0, line);
+		tt_ui_put(y, 0, line);
 		if (r->cur.denied)
 			attroff(attr(C_DENY, A_BOLD));
 	}
@@ -294,7 +260,7 @@ void tt_ui_draw(struct tt_app *a)
 		y = table_end;
 		attron(A_BOLD);
 		mvhline(y, 0, '-', COLS);
-		put(y++, 1, " Latest denials ");
+		tt_ui_put(y++, 1, " Latest denials ");
 		attroff(A_BOLD);
 		for (; y < LINES - 1 && s > 0 && a->shown_seq - s < TT_RECENT; s--) {
 			struct tt_recent *r = &a->shown[(s - 1) % TT_RECENT];
@@ -316,7 +282,7 @@ void tt_ui_draw(struct tt_app *a)
 				 denied ? "DENY" : "would", why,
 				 fit_tail(esc, COLS - 56, file, sizeof(file)));
 			attron(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
-			put(y++, 0, line);
+			tt_ui_put(y++, 0, line);
 			attroff(denied ? attr(C_DENY, A_NORMAL) : attr(C_WOULD, A_DIM));
 		}
 	}
@@ -324,145 +290,8 @@ void tt_ui_draw(struct tt_app *a)
 	/* Status / prompt line. */
 	attron(attr(C_STATUS, A_REVERSE));
 	mvhline(LINES - 1, 0, ' ', COLS);
-	if (ui.prompt != P_NONE) {
-		snprintf(line, sizeof(line), "%s: %s_",
-			 ui.prompt == P_FILTER ? "Filter" :
-			 ui.prompt == P_USER ? "User" :
-			 "Sort by (rate checks allowed denied deny% would name uid)",
-			 ui.input);
-	} else if (ui.msg[0]) {
-		snprintf(line, sizeof(line), "%s", ui.msg);
-	} else {
-		snprintf(line, sizeof(line), "q quit  space pause  < > s sort  / filter  u user  a api  p per-process  h help");
-	}
-	put(LINES - 1, 0, line);
+	tt_ui_bottom_line(line, sizeof(line));
+	tt_ui_put(LINES - 1, 0, line);
 	attroff(attr(C_STATUS, A_REVERSE));
 	refresh();
-}
-
-static void prompt_done(struct tt_app *a)
-{
-	long uid;
-	int s;
-
-	ui.msg[0] = 0;
-	switch (ui.prompt) {
-	case P_FILTER:
-		snprintf(a->filter, sizeof(a->filter), "%s", ui.input);
-		tt_shown_rebuild(a);
-		break;
-	case P_USER:
-		if (!ui.input[0]) {
-			a->uid = -1;
-		} else {
-			struct passwd *pw = getpwnam(ui.input);
-			char *end;
-
-			uid = pw ? (long)pw->pw_uid : strtol(ui.input, &end, 10);
-			if (!pw && (*end || end == ui.input || uid < 0))
-				snprintf(ui.msg, sizeof(ui.msg), "no such user '%.64s': give a name or a uid", ui.input);
-			else
-				a->uid = uid;
-		}
-		tt_shown_rebuild(a);
-		break;
-	case P_SORT:
-		s = tt_sort_parse(ui.input);
-		if (s < 0)
-			snprintf(ui.msg, sizeof(ui.msg), "unknown sort key '%.64s': rate checks allowed denied deny%% would name uid", ui.input);
-		else
-			a->sort = s;
-		break;
-	default:
-		break;
-	}
-	ui.prompt = P_NONE;
-}
-
-static void start_prompt(enum prompt p)
-{
-	ui.prompt = p;
-	ui.input[0] = 0;
-	ui.len = 0;
-	ui.msg[0] = 0;
-}
-
-bool tt_ui_input(struct tt_app *a)
-{
-	int ch;
-	bool redraw = false;
-
-	while ((ch = getch()) != ERR) {
-		redraw = true;
-		if (ch == KEY_RESIZE)
-			continue; /* ncurses resized stdscr: just redraw */
-		if (ui.help) {
-			ui.help = false;
-			continue;
-		}
-		if (ui.prompt == P_NONE)
-			ui.msg[0] = 0; /* a message lasts until the next key */
-		if (ui.prompt != P_NONE) {
-			if (ch == '\n' || ch == '\r' || ch == KEY_ENTER) {
-				prompt_done(a);
-			} else if (ch == 27) {
-				ui.prompt = P_NONE;
-			} else if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
-				if (ui.len)
-					ui.input[--ui.len] = 0;
-			} else if (ch >= 32 && ch < 127 && ui.len + 1 < sizeof(ui.input)) {
-				ui.input[ui.len++] = (char)ch;
-				ui.input[ui.len] = 0;
-			}
-			continue;
-		}
-		switch (ch) {
-		case 'q':
-		case 'Q':
-			return false;
-		case ' ':
-			a->paused = !a->paused;
-			break;
-		case '<':
-			a->sort = (a->sort + TT_SORT_COUNT - 1) % TT_SORT_COUNT;
-			break;
-		case '>':
-			a->sort = (a->sort + 1) % TT_SORT_COUNT;
-			break;
-		case 's':
-			start_prompt(P_SORT);
-			break;
-		case 'r':
-			a->reverse = !a->reverse;
-			break;
-		case '/':
-			start_prompt(P_FILTER);
-			break;
-		case 'u':
-			start_prompt(P_USER);
-			break;
-		case 'a':
-			/* all -> trusted_for -> execve_check -> all */
-			a->api = (a->api + 1) % 3;
-			tt_shown_rebuild(a);
-			break;
-		case 'p':
-			a->per_process = !a->per_process;
-			break;
-		case 'h':
-		case '?':
-			ui.help = true;
-			break;
-		case CTRL_L:
-			clearok(curscr, TRUE);
-			break;
-		default:
-			redraw = false;
-			break;
-		}
-	}
-	/* A key always redraws, even paused (the pause freezes the data). */
-	if (redraw)
-		tt_ui_draw(a);
-	return true;
 }

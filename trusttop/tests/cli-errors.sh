@@ -76,6 +76,18 @@ expect "--backend execve_check-tp without its tracepoint" 4 \
 expect "no backend at all" 4 \
 	"^trusttop: no backend on kernel [^ ]+: no tracefs .*trustfor-patched kernel.*, and (no execveat\(AT_EXECVE_CHECK\)|AT_EXECVE_CHECK but no syscall tracepoints)" \
 	unshare -m sh -c "mount -t tmpfs -o ro,size=4k tt-mask /sys/kernel && exec '$TRUSTTOP' -b -n 1"
+# tracefs not mounted: trusttop says how to mount it, and mounts nothing
+# itself (an empty writable tmpfs where tracefs would be; the classic
+# tracepoint asked for by name needs tracefs on every kernel).
+unshare -m sh -c "mount -t tmpfs -o size=4k tt-mask /sys/kernel/tracing &&
+	{ [ ! -d /sys/kernel/debug/tracing ] || mount -t tmpfs -o size=4k tt-mask /sys/kernel/debug; } &&
+	{ '$TRUSTTOP' -b -n 1 --backend execve_check-tp > /dev/null; echo \$?;
+	  stat -f -c %T /sys/kernel/tracing; }" 2> "$E" > "$E.tty" < /dev/null
+t_eq "tracefs not mounted: exit status" 4 "$(sed -n 1p "$E.tty")"
+if [ "$(wc -l < "$E")" = 1 ] && grep -q "tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing\$" "$E"; then
+	t_ok "tracefs not mounted: one line naming the fix"; else
+	t_fail "tracefs not mounted: one line naming the fix, got: $(cat "$E")"; fi
+t_eq "tracefs not mounted: trusttop mounts nothing" tmpfs "$(sed -n 2p "$E.tty")"
 # The same from a terminal (the interactive view): the message, not a screen.
 unshare -m sh -c "mount -t tmpfs -o ro,size=4k tt-mask /sys/kernel && exec script -qec \"'$TRUSTTOP' 2> '$E.tty'\" /dev/null" > /dev/null 2>&1 < /dev/null; rc=$?
 t_eq "no backend, interactive: exit status" 4 "$rc"

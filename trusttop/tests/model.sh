@@ -11,9 +11,20 @@
 TT_NOEXEC=1 TT_PERM=2 TT_NOTREG=4 TT_PSEUDO=8 TT_BUSY=16
 TT_BITS="1 2 4 8 16 32"
 
+# tt_tracefs: trusttop does not mount tracefs (trusttop.8); where it is not
+# mounted, the calling suite runs again in a private mount namespace that
+# has it, leaving the host's mounts alone.
+tt_tracefs() {
+	{ [ -d /sys/kernel/tracing/events ] || [ -d /sys/kernel/debug/tracing/events ] ||
+	  [ -n "${TT_TRACEFS_NS:-}" ]; } && return
+	TT_TRACEFS_NS=1 exec unshare -m --propagation private sh -c \
+		'mount -t tracefs nodev /sys/kernel/tracing && exec sh "$0"' "$0"
+}
+
 # tt_detect: BK = the backend trusttop's auto mode must pick here:
 # "trusted_for", "execve_check" or "none" (then TT_WHY says why).
 tt_detect() {
+	tt_tracefs
 	has=$("$WORKLOAD" -P 2>/dev/null)
 	TT_WHY=
 	case " $has " in
@@ -23,7 +34,7 @@ tt_detect() {
 	*" execve_check "*)
 		BK=execve_check
 		# trusttop follows execveat through the sys_exit tracepoint
-		# (tracefs not mounted: trusttop mounts it itself).
+		# (tracefs: see tt_tracefs).
 		for t in /sys/kernel/tracing /sys/kernel/debug/tracing; do
 			[ -d "$t/events" ] || continue
 			if [ ! -d "$t/events/syscalls/sys_exit_execveat" ]; then

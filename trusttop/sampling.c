@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * trusttop: loading the BPF programs, the ring buffer of denials, the
+ * counting maps read into the row tables, and the self-profile
+ * (sampling.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#include "trustedfor.h"
+#include "backend.h"
+#include "sampling.h"
+#include "trusttop.skel.h"
+
+struct tt_sampler {
+	struct tt_app *app;
+	struct trusttop_bpf *skel;
+	struct ring_buffer *rb;
+	struct tt_names exe_names; /* read from the names map once each */
+	double last;		   /* CLOCK_MONOTONIC of the last tick */
+	double cpu;		   /* own CPU seconds at the last tick */
+	uint64_t bpf_ns, bpf_cnt;  /* BPF run time and runs at the last tick */
+};
+
+double tt_mono_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+double tt_wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct tt_sampler *tt_sampler_open(struct tt_app *a, unsigned int progs,
+				   bool per_process, char *err, size_t errsz)
+{
+	struct tt_sampler *s = calloc(1, sizeof(*s));
+	struct trusttop_bpf *skel;
+	const char *stage;
+	int e;
+
+	if (!s) {
+		snprintf(err, errsz, "out of memory");
+		return NULL;
+	}
+	skel = trusttop_bpf__open();
+	if (!skel) {
+		snprintf(err, errsz, "cannot open the BPF object: %s", strerror(errno));
+		free(s);
+		return NULL;
+	}
+	bpf_program__set_autoload(skel->progs.tf_verdict_btf, progs & TT_P_TF_BTF);
+	bpf_program__set_autoload(skel->progs.tf_verdict_tp, progs & TT_P_TF_TP);
+	bpf_program__set_autoload(skel->progs.ec_verdict_btf, progs & TT_P_EC_BTF);
+	bpf_program__set_autoload(skel->progs.ec_verdict_tp, progs & TT_P_EC_TP);
+	bpf_program__set_autoload(skel->progs.execveat_exit, progs & TT_P_EC_EXIT);
+	skel->rodata->per_process = per_process;
+	skel->rodata->self_tgid = (__u32)getpid();
+	e = trusttop_bpf__load(skel);
+	stage = "load";
+	if (!e) {
+		e = trusttop_bpf__attach(skel);
+		stage = "attach";
+	}
+	if (e) {
+		snprintf(err, errsz, "cannot %s the BPF programs (%s): %s", stage,
+			 tt_flavour_of(progs)->programs, strerror(-e));
+		trusttop_bpf__destroy(skel);
+		free(s);
+		return NULL;
+	}
+	s->app = a;
+	s->skel = skel;
+	tt_names_init(&s->exe_names);
+	return s;
+}
+
+static int on_event(void *ctx, void *data, size_t size)
+{
+	struct tt_app *a = ctx;
+	const struct tt_event *e = data;
+	struct tt_recent *r;
+	struct tt_key k = { 0 };
+	struct tt_row *row;
+
+	if (size < sizeof(*e))
+		return 0;
+	a->recent_seq++;
+	r = &a->recent[(a->recent_seq - 1) % TT_RECENT];
+	r->ev = *e;
+	r->seq = a->recent_seq;
+	r->wall = tt_wall_now();
+	tt_event_path(e, r->path, sizeof(r->path));
+	tt_shown_add(a, r);
+	if (!(e->flags & TT_EV_DENIED))
+		return 0;
+	/* The rows of the caller, found through the tables' hash index. */
+	k.uid = e->uid;
+	k.api = e->source;
+	memcpy(k.exe, e->exe, TT_EXE_LEN);
+	memcpy(k.comm, e->comm, TT_COMM_LEN);
+	row = tt_table_get(&a->interp, &k);
+	if (row)
+		snprintf(row->last_file, sizeof(row->last_file), "%s", r->path);
+	k.tgid = e->tgid;
+	row = tt_table_get(&a->procs, &k);
+	if (row)
+		snprintf(row->last_file, sizeof(row->last_file), "%s", r->path);
+	return 0;
+}
+
+/* Per-CPU self-profile: trusttop's own CPU and the BPF run time. */
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_utime.tv_sec + ru.ru_stime.tv_sec +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+/* Estimated BPF run time so far: the sampled runs' mean times all runs.
+ * Each CPU's value in cpu_state starts with its struct tt_prof; the rest
+ * is the programs' own (a per-CPU value is 8-byte aligned per CPU). */
+static void bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
+{
+	int ncpu = libbpf_num_possible_cpus();
+	size_t stride = (bpf_map__value_size(skel->maps.cpu_state) + 7) & ~(size_t)7;
+	uint64_t runs = 0, sampled = 0, sns = 0;
+	unsigned char *v;
+	__u32 zero = 0;
+
+	*ns = *cnt = 0;
+	if (ncpu <= 0 || stride < sizeof(struct tt_prof) ||
+	    !(v = calloc(ncpu, stride)))
+		return;
+	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.cpu_state), &zero, v)) {
+		for (int i = 0; i < ncpu; i++) {
+			struct tt_prof p;
+
+			memcpy(&p, v + (size_t)i * stride, sizeof(p));
+			runs += p.runs;
+			sampled += p.sampled;
+			sns += p.ns;
+		}
+	}
+	free(v);
+	*cnt = runs;
+	*ns = sampled ? (uint64_t)((double)sns / (double)sampled * (double)runs) : 0;
+}
+
+int tt_sampler_start(struct tt_sampler *s, char *err, size_t errsz)
+{
+	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_event,
+				 s->app, NULL);
+	if (!s->rb) {
+		snprintf(err, errsz, "cannot set up the ring buffer: %s",
+			 strerror(errno));
+		return -1;
+	}
+	s->last = tt_mono_now();
+	s->cpu = self_cpu();
+	bpf_runtime(s->skel, &s->bpf_ns, &s->bpf_cnt);
+	return 0;
+}
+
+int tt_sampler_fd(struct tt_sampler *s)
+{
+	return ring_buffer__epoll_fd(s->rb);
+}
+
+int tt_sampler_poll(struct tt_sampler *s, int timeout_ms)
+{
+	return ring_buffer__poll(s->rb, timeout_ms);
+}
+
+void tt_sampler_consume(struct tt_sampler *s)
+{
+	ring_buffer__consume(s->rb);
+}
+
+/* The name of @id: known, else from the names map (written by the BPF side
+ * before the counting entry), else "?" (not there: names map full, see
+ * names_full). NULL with -errno in *@err: out of memory, or the map read
+ * failed otherwise. */
+static const char *exe_name(struct tt_sampler *s, const struct tt_exe_id *id,
+			    int *err)
+{
+	const char *name = tt_names_find(&s->exe_names, id);
+	struct tt_exe_name n;
+
+	if (name)
+		return name;
+	if (bpf_map_lookup_elem(bpf_map__fd(s->skel->maps.names), id, &n)) {
+		if (errno == ENOENT)
+			return "?";
+		*err = -errno;
+		return NULL;
+	}
+	if (tt_names_add(&s->exe_names, id, n.name)) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	return tt_names_find(&s->exe_names, id);
+}
+
+/* The counts of map entry @key: the value of @fd, or with @counts_fd >= 0
+ * (stats) the slot of that array the value names. 1 when read, 0 when the
+ * entry went away meanwhile (LRU eviction), -errno on error. */
+static int read_entry(int fd, int counts_fd, const struct tt_bkey *key,
+		      struct tt_counts *c)
+{
+	__u32 slot;
+
+	if (counts_fd < 0 ? bpf_map_lookup_elem(fd, key, c) :
+	    bpf_map_lookup_elem(fd, key, &slot) ||
+	    bpf_map_lookup_elem(counts_fd, &slot, c))
+		return errno == ENOENT ? 0 : -errno;
+	return 1;
+}
+
+/* The rows of one BPF map into @t. 0, or -errno with a message in @err. */
+static int read_map(struct tt_sampler *s, struct bpf_map *map,
+		    struct bpf_map *counts, struct tt_table *t, char *err,
+		    size_t errsz)
+{
+	int fd = bpf_map__fd(map), counts_fd = counts ? bpf_map__fd(counts) : -1;
+	struct tt_bkey key, next;
+	struct tt_bkey *prev = NULL;
+	struct tt_counts c;
+	int e = 0;
+
+	tt_table_begin(t);
+	for (;;) {
+		if (bpf_map_get_next_key(fd, prev, &next)) {
+			if (errno != ENOENT) /* ENOENT: no more keys */
+				e = -errno;
+			break;
+		}
+		e = read_entry(fd, counts_fd, &next, &c);
+		if (e < 0)
+			break;
+		if (e) {
+			struct tt_key k = { .uid = next.uid, .tgid = next.tgid,
+					    .api = next.api };
+			const char *name = exe_name(s, &next.exe, &e);
+
+			if (!name)
+				break;
+			c.checks = c.allowed + c.denied; /* see trusttop.h */
+			snprintf(k.exe, sizeof(k.exe), "%s", name);
+			memcpy(k.comm, next.comm, sizeof(k.comm));
+			if (!tt_table_add(t, &k, &c)) {
+				e = -ENOMEM;
+				break;
+			}
+		}
+		e = 0;
+		key = next;
+		prev = &key;
+	}
+	if (e)
+		snprintf(err, errsz, "cannot read the BPF map %s: %s",
+			 bpf_map__name(map), strerror(-e));
+	return e;
+}
+
+int tt_sampler_tick(struct tt_sampler *s, char *err, size_t errsz)
+{
+	struct tt_app *a = s->app;
+	struct trusttop_bpf *skel = s->skel;
+	double t = tt_mono_now(), cpu = self_cpu();
+	uint64_t ns, cnt;
+	int e;
+
+	ring_buffer__consume(s->rb);
+	e = read_map(s, skel->maps.stats, skel->maps.counts, &a->interp, err,
+		     errsz);
+	if (!e && a->per_process)
+		e = read_map(s, skel->maps.pstats, NULL, &a->procs, err, errsz);
+	if (e)
+		return e;
+	a->elapsed = t - s->last;
+	s->last = t;
+	a->now = tt_wall_now();
+	tt_table_tick(&a->interp, a->elapsed);
+	tt_table_tick(&a->procs, a->elapsed);
+	tt_table_totals(&a->interp, 0, &a->total, &a->total_delta);
+	for (unsigned int api = 1; api < 3; api++)
+		tt_table_totals(&a->interp, api, &a->api_total[api],
+				&a->api_delta[api]);
+	a->rb_drops = skel->bss->rb_drops;
+	a->map_full = skel->bss->map_full;
+	a->pmap_full = skel->bss->pmap_full;
+	bpf_runtime(skel, &ns, &cnt);
+	if (a->elapsed > 0) {
+		a->self_cpu_pct = 100 * (cpu - s->cpu) / a->elapsed;
+		a->bpf_cpu_pct = 100 * (double)(ns - s->bpf_ns) / 1e9 / a->elapsed;
+	}
+	a->bpf_runs = cnt;
+	a->bpf_ns_per_event = cnt > s->bpf_cnt ?
+		(double)(ns - s->bpf_ns) / (double)(cnt - s->bpf_cnt) : 0;
+	s->cpu = cpu;
+	s->bpf_ns = ns;
+	s->bpf_cnt = cnt;
+	a->ticks++;
+	if (a->policy_note == NULL && tf_policy_read(&a->policy))
+		a->policy = -1;
+	return 0;
+}
+
+void tt_sampler_close(struct tt_sampler *s)
+{
+	if (!s)
+		return;
+	ring_buffer__free(s->rb);
+	trusttop_bpf__destroy(s->skel);
+	tt_names_free(&s->exe_names);
+	free(s);
+}
