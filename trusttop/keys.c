@@ -5,10 +5,8 @@
  * the prompts (filter, user, sort) and their line.
  */
 #include <curses.h>
-#include <errno.h>
-#include <pwd.h>
-#include <stdlib.h>
 #include <string.h>
+#include "user.h"
 #include "app.h"
 #include "ui.h"
 
@@ -151,7 +149,7 @@ void tt_ui_bottom_line(char *line, size_t outsz)
 
 static void prompt_done(struct tt_app *a)
 {
-	long uid;
+	uid_t uid;
 	int s;
 
 	ui.msg[0] = 0;
@@ -161,18 +159,12 @@ static void prompt_done(struct tt_app *a)
 		tt_shown_rebuild(a);
 		break;
 	case P_USER:
-		if (!ui.input[0]) {
+		if (!ui.input[0])
 			a->uid = -1;
-		} else {
-			struct passwd *pw = getpwnam(ui.input);
-			char *end;
-
-			uid = pw ? (long)pw->pw_uid : strtol(ui.input, &end, 10);
-			if (!pw && (*end || end == ui.input || uid < 0))
-				snprintf(ui.msg, sizeof(ui.msg), "no such user '%.64s': give a name or a uid", ui.input);
-			else
-				a->uid = uid;
-		}
+		else if (!tf_parse_user(ui.input, &uid))
+			a->uid = uid;
+		else
+			snprintf(ui.msg, sizeof(ui.msg), "no such user '%.64s': give a name or a uid", ui.input);
 		tt_shown_rebuild(a);
 		break;
 	case P_SORT:

@@ -10,6 +10,7 @@
 #include "escape.h"
 #include "tfjson.h"
 #include "trustedfor.h"
+#include "timefmt.h"
 #include "app.h"
 
 /* Kernel-internal dev_t: 12-bit major, 20-bit minor. */
@@ -190,15 +191,6 @@ struct tt_row **tt_visible_rows(struct tt_app *a, size_t *n)
 	return rows;
 }
 
-static void fmt_time(double wall, char *out, size_t outsz)
-{
-	time_t t = (time_t)wall;
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(out, outsz, "%H:%M:%S", &tm);
-}
-
 static void print_reasons(FILE *f, const char *label, const __u64 *slots)
 {
 	fprintf(f, "%s", label);
@@ -213,7 +205,7 @@ void tt_print_batch(struct tt_app *a, FILE *f)
 	struct tt_row **rows;
 	size_t n;
 
-	fmt_time(a->now, ts, sizeof(ts));
+	tf_clock_hms((time_t)(a->now), ts, sizeof(ts));
 	if (a->policy >= 0)
 		snprintf(policy, sizeof(policy), "%d", a->policy);
 	else

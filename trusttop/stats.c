@@ -2,7 +2,18 @@
 /* trusttop user-space bookkeeping: see stats.h. */
 #include <stdlib.h>
 #include <string.h>
+#include "trustedfor.h"
 #include "stats.h"
+
+/* The slots of struct tt_counts are lib's reason bits in order, then
+ * "other"; the interfaces are lib's backends (their names are lib's). */
+_Static_assert(TT_NREASON == TF_REASON_COUNT + 1, "a slot per reason bit + other");
+_Static_assert(TT_REASON_OTHER == TF_REASON_COUNT, "other after the bits");
+_Static_assert(TF_REASON_ALL == (1u << TF_REASON_COUNT) - 1, "reason bits 0..5");
+_Static_assert(TT_SRC_TRUSTED_FOR == (int)TF_BACKEND_TRUSTED_FOR,
+	       "tt_source = tf_backend");
+_Static_assert(TT_SRC_EXECVE_CHECK == (int)TF_BACKEND_EXECVE_CHECK,
+	       "tt_source = tf_backend");
 
 #define NCOUNTERS (sizeof(struct tt_counts) / sizeof(__u64))
 
@@ -56,12 +67,10 @@ int tt_top_reason(const struct tt_counts *c)
 
 const char *tt_reason_slot_name(int slot)
 {
-	static const char *const names[TT_NREASON] = {
-		"noexec_mount", "file_perm", "not_regular", "pseudo_fs",
-		"write_busy", "lsm", "other",
-	};
-
-	return slot >= 0 && slot < TT_NREASON ? names[slot] : "-";
+	if (slot == TT_REASON_OTHER)
+		return "other";
+	return slot >= 0 && slot < TF_REASON_COUNT ?
+	       tf_reason_name(1u << slot) : "-";
 }
 
 void tt_table_init(struct tt_table *t)
@@ -359,8 +368,8 @@ int tt_sort_parse(const char *name)
 
 const char *tt_api_name(unsigned int api)
 {
-	return api == TT_SRC_TRUSTED_FOR ? "trusted_for" :
-	       api == TT_SRC_EXECVE_CHECK ? "execve_check" : "?";
+	return api == TT_SRC_TRUSTED_FOR || api == TT_SRC_EXECVE_CHECK ?
+	       tf_backend_name((enum tf_backend)api) : "?";
 }
 
 int tt_api_parse(const char *name)

@@ -59,7 +59,7 @@ double tt_rate(uint64_t delta, double seconds);
 double tt_deny_pct(const struct tt_counts *c);
 /* Slot of the most frequent deny reason, -1 when nothing was denied. */
 int tt_top_reason(const struct tt_counts *c);
-/* "noexec_mount", ... "other" for a slot. */
+/* A slot's name: lib's tf_reason_name() of its bit, "other", or "-". */
 const char *tt_reason_slot_name(int slot);
 
 void tt_table_init(struct tt_table *t);
@@ -117,7 +117,8 @@ int tt_sort_parse(const char *name);
  * tt_source, 0 = any)? */
 bool tt_row_match(const struct tt_row *r, const char *filter, long uid,
 		  unsigned int api);
-/* "trusted_for", "execve_check" for an enum tt_source; "?" otherwise. */
+/* lib's tf_backend_name() of an enum tt_source (the same values); "?" for
+ * anything else. */
 const char *tt_api_name(unsigned int api);
 /* An interface by name: its enum tt_source, 0 for "all", -1 when unknown. */
 int tt_api_parse(const char *name);

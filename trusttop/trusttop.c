@@ -10,15 +10,15 @@
 #include <getopt.h>
 #include <math.h>
 #include <poll.h>
-#include <pwd.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
-#include <sys/capability.h>
+#include "caps.h"
 #include "escape.h"
 #include "trustedfor.h"
+#include "user.h"
 #include "app.h"
 #include "backend.h"
 #include "sampling.h"
@@ -96,24 +96,6 @@ static void usage(FILE *f)
 "             4 no usable kernel interface.\n");
 }
 
-static int parse_uid(const char *s, long *uid)
-{
-	struct passwd *pw = getpwnam(s);
-	char *end;
-	long v;
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		return 0;
-	}
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < 0 || v > UINT32_MAX)
-		return -1;
-	*uid = v;
-	return 0;
-}
-
 /* One line naming the option, its value (escaped: it is the user's bytes)
  * and the fix; returns -1 for parse_args() to hand back. */
 static int bad_arg(const char *opt, const char *arg, const char *fix)
@@ -145,6 +127,7 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		{ NULL, 0, NULL, 0 },
 	};
 	char *end;
+	uid_t uid;
 	int c, s;
 
 	while ((c = getopt_long(argc, argv, "bjn:d:s:rpu:f:a:hV", opts, NULL)) != -1) {
@@ -183,9 +166,12 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 			a->per_process = true;
 			break;
 		case 'u':
-			if (parse_uid(optarg, &a->uid)) {
-				return bad_arg("--user", optarg, "no such user: give a user name or a numeric uid");
-			}
+			if (tf_parse_user(optarg, &uid))
+				return bad_arg("--user", optarg, errno == ENOENT ||
+					       errno == EINVAL || errno == ERANGE ?
+					       "no such user: give a user name or a numeric uid" :
+					       "cannot read the user database: check /etc/passwd and NSS");
+			a->uid = uid;
 			break;
 		case 'f':
 			snprintf(a->filter, sizeof(a->filter), "%s", optarg);
@@ -229,23 +215,6 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		return -1;
 	}
 	return 0;
-}
-
-/* CAP_BPF + CAP_PERFMON, or CAP_SYS_ADMIN (what older kernels want). */
-static bool have_privileges(void)
-{
-	cap_t caps = cap_get_proc();
-	cap_flag_value_t bpf = CAP_CLEAR, perfmon = CAP_CLEAR, admin = CAP_CLEAR;
-
-	if (!caps)
-		return false;
-	cap_get_flag(caps, CAP_SYS_ADMIN, CAP_EFFECTIVE, &admin);
-	if (CAP_IS_SUPPORTED(CAP_BPF))
-		cap_get_flag(caps, CAP_BPF, CAP_EFFECTIVE, &bpf);
-	if (CAP_IS_SUPPORTED(CAP_PERFMON))
-		cap_get_flag(caps, CAP_PERFMON, CAP_EFFECTIVE, &perfmon);
-	cap_free(caps);
-	return admin == CAP_SET || (bpf == CAP_SET && perfmon == CAP_SET);
 }
 
 /* SIGINT, SIGTERM, SIGHUP stop the loop; SIGPIPE is ignored (a reader
@@ -389,7 +358,7 @@ int main(int argc, char **argv)
 	if (parse_args(a, argc, argv, &bk))
 		return TT_EXIT_USAGE;
 
-	if (!have_privileges()) {
+	if (!tf_can_load_bpf()) {
 		fprintf(stderr, "trusttop: needs CAP_BPF and CAP_PERFMON (or root) to load its BPF programs: run it as root, e.g. sudo trusttop\n");
 		return TT_EXIT_PRIV;
 	}

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "timefmt.h"
 #include "app.h"
 #include "ui.h"
 
@@ -81,15 +82,6 @@ static const char *fit_tail(const char *s, int w, char *out, size_t outsz)
 	return out;
 }
 
-static void fmt_clock(double wall, char *out, size_t n)
-{
-	time_t t = (time_t)wall;
-	struct tm tm;
-
-	localtime_r(&t, &tm);
-	strftime(out, n, "%H:%M:%S", &tm);
-}
-
 /* The API column: "tf" (trusted_for), "check" (AT_EXECVE_CHECK). */
 static const char *api_short(unsigned int api)
 {
@@ -160,7 +152,7 @@ void tt_ui_draw(struct tt_app *a)
 		refresh();
 		return;
 	}
-	fmt_clock(a->now ? a->now : (double)time(NULL), clock, sizeof(clock));
+	tf_clock_hms((time_t)(a->now ? a->now : (double)time(NULL)), clock, sizeof(clock));
 	if (a->policy >= 0)
 		snprintf(policy, sizeof(policy), "%d", a->policy);
 	else
@@ -273,7 +265,7 @@ void tt_ui_draw(struct tt_app *a)
 			memcpy(k.comm, r->ev.comm, TT_COMM_LEN);
 			k.uid = r->ev.uid;
 			tt_interp_name(&k, name, sizeof(name));
-			fmt_clock(r->wall, clock, sizeof(clock));
+			tf_clock_hms((time_t)(r->wall), clock, sizeof(clock));
 			tt_reason_bits_str(denied ? r->ev.reason : r->ev.would_deny,
 					   denied, why, sizeof(why));
 			tt_escape(r->path, esc, sizeof(esc));
