@@ -12,6 +12,8 @@
  *    AT_EXECVE_CHECK, verdict from the return value, the arguments from the
  *    registers the syscall saved (no sys_enter program: see execveat_exit).
  * Rows are counted per interface (tt_bkey.api).
+ * One file over 400 lines: one BPF object, whose maps and programs share
+ * static inline helpers (the libbpf-tools shape: one NAME.bpf.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -32,10 +34,12 @@ char LICENSE[] SEC("license") = "GPL";
 #define S_IFMT 00170000
 #define S_IFREG 0100000
 
-/* Set by user space before load. */
+/* Set by user space before load (sampling.c). */
 const volatile bool per_process = true;	 /* fill the per-process map */
-const volatile __u32 wakeup_every = 16;	 /* ring wake-up sampling */
 const volatile __u32 self_tgid = 0;	 /* ignore trusttop itself */
+/* Ring wake-up sampling: user space leaves the default (a constant it
+ * could set before load, as the two above). */
+const volatile __u32 wakeup_every = 16;
 
 /* Read by user space through the skeleton's bss. */
 __u64 rb_drops;	      /* events lost: ring buffer full */
@@ -79,7 +83,8 @@ struct tt_last {
 /*
  * What each CPU keeps: the self-profile and the last key.  One value, so
  * that a run looks it up once (a helper call on 6.1, where per-CPU array
- * look-ups are not inlined: about 4 % of a check in the VM, issue 12).
+ * look-ups are not inlined: about 2 % of a check in the VM, 16 ns of the
+ * program's 319 ns, issue 12).
  */
 struct tt_cpu {
 	struct tt_prof prof;	/* first: user space reads only this part */
