@@ -53,8 +53,10 @@ trusted_for*) goal=15 other="AT_EXECVE_CHECK <= 5%: not measured here (needs Lin
 	exit 2 ;;
 esac
 D=$(mktemp -d /tmp/trusttop-bench.XXXXXX)
-TT_PID= FL_PID=
-trap '[ -n "$TT_PID" ] && kill $TT_PID 2>/dev/null; [ -n "$FL_PID" ] && kill $FL_PID 2>/dev/null; rm -rf "$D"' EXIT
+TT_PID=
+# floor_run runs in $(...): its tt-floor's pid is in $D/floor.pid for this
+# trap too (a SIGTERM to the bench alone never reaches that subshell).
+trap '[ -n "$TT_PID" ] && kill $TT_PID 2>/dev/null; [ -s "$D/floor.pid" ] && kill "$(cat "$D/floor.pid")" 2>/dev/null; rm -rf "$D"' EXIT
 cp "$WORKLOAD" "$D/tt-bench"
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
 bad=0
@@ -100,19 +102,30 @@ case $clock in
 esac
 # floor_run TAG: the loops with tt-floor's empty programs attached; prints
 # the elapsed seconds, or nothing when they cannot be attached (the reason
-# is kept in $D/floor-why).
+# is kept in $D/floor-why).  Called in $(...) only: its traps are the
+# subshell's, and kill its tt-floor however the subshell ends (a SIGTERM
+# to the bench's process group, say), so that no empty program stays
+# attached.
 floor_run() {
-	local f
+	FL_PID=  # global: the EXIT trap runs after the function returns
 	[ -x "$FLOOR" ] || { echo "no $FLOOR (make -C trusttop)" > "$D/floor-why"; return; }
+	trap '[ -n "$FL_PID" ] && kill "$FL_PID" 2> /dev/null; rm -f "$D/floor.pid"' EXIT
+	trap 'exit 143' TERM
+	trap 'exit 130' INT
+	trap 'exit 129' HUP
 	"$FLOOR" > "$D/floor.out" 2> "$D/floor.err" &
 	FL_PID=$!
+	echo "$FL_PID" > "$D/floor.pid"
 	while [ ! -s "$D/floor.out" ]; do
 		kill -0 "$FL_PID" 2> /dev/null || { cat "$D/floor.err" > "$D/floor-why"; FL_PID=; return; }
 		sleep 0.1
 	done
-	f=$(run "$1")
+	# In the background: wait returns at once on a signal, and the
+	# traps run then (not after the round).
+	run "$1" > "$D/floor.t" &
+	wait $!
 	kill -TERM "$FL_PID"; wait "$FL_PID"; FL_PID=
-	echo "$f"
+	cat "$D/floor.t"
 }
 
 base_t=0 with_t=0 floor_t=0 cpu=0 wall=0

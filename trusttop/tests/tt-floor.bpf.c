@@ -4,8 +4,8 @@
  * there costs before it does any work (the tracepoint's dispatch and, on
  * the patched kernel, the would-deny reasons computed only while the event
  * is enabled).  bench/trusttop-overhead.sh measures it as the floor of
- * trusttop's overhead; tt-floor.c chooses the programs as trusttop's auto
- * mode does.
+ * trusttop's overhead; tt-floor.c chooses the programs with trusttop's
+ * own code (backend.c), one empty program for each of trusttop's.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -20,6 +20,18 @@ int floor_tf(void *ctx)
 
 SEC("tp_btf/execve_check_verdict")
 int floor_ec(void *ctx)
+{
+	return 0;
+}
+
+SEC("tracepoint/trusted_for/trusted_for_verdict")
+int floor_tf_tp(void *ctx)
+{
+	return 0;
+}
+
+SEC("tracepoint/trusted_for/execve_check_verdict")
+int floor_ec_tp(void *ctx)
 {
 	return 0;
 }

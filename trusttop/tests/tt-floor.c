@@ -1,22 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tt-floor: attach empty BPF programs where trusttop's auto mode would
- * attach its own (both tp_btf tracepoints of the patched kernel, else
- * mainline's sys_exit_execveat), say "attached" on stdout, and keep them
- * attached until killed.  For bench/trusttop-overhead.sh: the overhead
- * any program there has, against which trusttop's own is read.
+ * attach its own (the same choice: backend.c's plan for "auto"), say
+ * "attached PROGRAMS" on stdout, and keep them attached until killed.  For
+ * bench/trusttop-overhead.sh: the overhead any program there has, against
+ * which trusttop's own is read.
  *
  * usage: tt-floor        (root)
  * Exit status: 0 on SIGTERM/SIGINT after attaching; 1 when nothing could
- * be loaded or attached (the reason on stderr).
+ * be loaded or attached (the reason on stderr, then libbpf's warnings).
  */
 #include <errno.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 #include <bpf/libbpf.h>
+#include "backend.h"
 #include "tt-floor.skel.h"
 
 static volatile sig_atomic_t stop;
@@ -27,71 +30,82 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
-static int quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
+/* The empty programs of @progs (TT_P_*), loaded and attached; NULL with
+ * the reason in @err. */
+static struct tt_floor_bpf *floor_load(unsigned int progs, char *err,
+				       size_t errsz)
 {
-	(void)level;
-	(void)fmt;
-	(void)ap;
-	return 0;
-}
+	struct tt_floor_bpf *skel = tt_floor_bpf__open();
+	const char *stage = "load";
+	int e;
 
-static bool has_raw_tp(const char *name)
-{
-	return libbpf_find_vmlinux_btf_id(name, BPF_TRACE_RAW_TP) >= 0;
+	if (!skel) {
+		snprintf(err, errsz, "cannot open the BPF object: %s", strerror(errno));
+		return NULL;
+	}
+	bpf_program__set_autoload(skel->progs.floor_tf, progs & TT_P_TF_BTF);
+	bpf_program__set_autoload(skel->progs.floor_tf_tp, progs & TT_P_TF_TP);
+	bpf_program__set_autoload(skel->progs.floor_ec, progs & TT_P_EC_BTF);
+	bpf_program__set_autoload(skel->progs.floor_ec_tp, progs & TT_P_EC_TP);
+	bpf_program__set_autoload(skel->progs.floor_exit, progs & TT_P_EC_EXIT);
+	e = tt_floor_bpf__load(skel);
+	if (!e) {
+		stage = "attach";
+		e = tt_floor_bpf__attach(skel);
+	}
+	if (e) {
+		snprintf(err, errsz, "cannot %s the empty programs (%s): %s", stage,
+			 tt_flavour_of(progs)->programs, strerror(-e));
+		tt_floor_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
 }
 
 int main(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };
-	struct tt_floor_bpf *skel;
+	struct tt_floor_bpf *skel = NULL;
+	struct tt_plan plan;
+	struct utsname un;
+	char err[512] = "";
 	sigset_t term, old;
-	bool tf, ec;
-	int err;
+	int i, rc = 1;
 
-	libbpf_set_print(quiet);
-	tf = has_raw_tp("trusted_for_verdict");
-	ec = has_raw_tp("execve_check_verdict");
-	skel = tt_floor_bpf__open();
-	if (!skel) {
-		fprintf(stderr, "tt-floor: cannot open the BPF object: %s\n",
-			strerror(errno));
+	/* libbpf's warnings are kept and shown when nothing could attach. */
+	tt_libbpf_log(getenv("TRUSTTOP_DEBUG"));
+	tt_backend_plan(tt_backend_find("auto"), &plan);
+	if (!plan.n) {
+		uname(&un);
+		tt_plan_why(tt_backend_find("auto"), &plan, un.release, err,
+			    sizeof(err));
+		fprintf(stderr, "tt-floor: %s\n", err);
 		return 1;
 	}
-	bpf_program__set_autoload(skel->progs.floor_tf, tf);
-	bpf_program__set_autoload(skel->progs.floor_ec, ec);
-	bpf_program__set_autoload(skel->progs.floor_exit, !tf && !ec);
-	err = tt_floor_bpf__load(skel);
-	if (err) {
-		fprintf(stderr, "tt-floor: cannot load the empty programs: %s (run as root, on a kernel with BTF)\n",
-			strerror(-err));
-		goto out;
-	}
-	err = tt_floor_bpf__attach(skel);
-	if (err) {
-		fprintf(stderr, "tt-floor: cannot attach the empty programs: %s (is tracefs mounted?)\n",
-			strerror(-err));
-		goto out;
+	for (i = 0; i < plan.n && !skel; i++)
+		skel = floor_load(plan.order[i], err, sizeof(err));
+	if (!skel) {
+		fprintf(stderr, "tt-floor: %s (run as root)\n", err);
+		tt_libbpf_dump(stderr, "tt-floor: ");
+		return 1;
 	}
 	/* Blocked until sigsuspend(): a signal before it is not lost. */
 	sigemptyset(&term);
 	sigaddset(&term, SIGTERM);
 	sigaddset(&term, SIGINT);
+	sigemptyset(&sa.sa_mask);
 	if (sigprocmask(SIG_BLOCK, &term, &old) ||
 	    sigaction(SIGTERM, &sa, NULL) || sigaction(SIGINT, &sa, NULL)) {
 		fprintf(stderr, "tt-floor: sigaction: %s\n", strerror(errno));
-		err = -1;
 		goto out;
 	}
-	if (printf("attached%s%s%s\n", tf ? " tp_btf/trusted_for_verdict" : "",
-		   ec ? " tp_btf/execve_check_verdict" : "",
-		   tf || ec ? "" : " tracepoint/syscalls/sys_exit_execveat") < 0 ||
-	    fflush(stdout)) {
-		err = -1;
+	if (printf("attached %s\n", tt_flavour_of(plan.order[i - 1])->programs) < 0 ||
+	    fflush(stdout))
 		goto out;
-	}
 	while (!stop)
 		sigsuspend(&old);
+	rc = 0;
 out:
 	tt_floor_bpf__destroy(skel);
-	return err ? 1 : 0;
+	return rc;
 }
