@@ -69,7 +69,7 @@ struct tt_app {
 	bool paused;
 };
 
-/* output.c */
+/* output.c (json.c: tt_print_json) */
 /* Assemble an event's file as raw bytes: "/usr/bin/x", ".../b/x", or
  * "dev 8:1 ino 42" when the kernel gave no name. Returns @out. */
 char *tt_event_path(const struct tt_event *e, char *out, size_t outsz);
