@@ -5,6 +5,7 @@
  * the prompts (filter, user, sort) and their line.
  */
 #include <curses.h>
+#include <stddef.h>
 #include <string.h>
 #include "user.h"
 #include "app.h"
@@ -28,43 +29,47 @@ static void start_prompt(enum prompt p);
  * screen, its word in --help's "Keys:" (consecutive equal words share it:
  * "< > s sort") and its part of the status line.
  */
+enum action {
+	A_QUIT,
+	A_TOGGLE,    /* flip the bool at .field of struct tt_app */
+	A_SORT_STEP, /* '<' previous, '>' next column */
+	A_PROMPT,    /* ask for .prompt's input */
+	A_API,	     /* all -> trusted_for -> execve_check -> all */
+	A_HELP,
+	A_REDRAW,
+};
+
 struct key_binding {
 	int keys[2];	    /* what the user presses (0: none) */
 	const char *name;   /* the keys as the help screen names them */
 	const char *help;   /* the help screen's text */
 	const char *word;   /* --help's word */
 	const char *status; /* the status line's part, NULL: not there */
-	bool (*act)(struct tt_app *a, int key); /* false: quit */
+	enum action act;
+	size_t field;	    /* A_TOGGLE: offsetof(struct tt_app, ...) */
+	enum prompt prompt; /* A_PROMPT */
 };
 
-static bool act_quit(struct tt_app *a, int key);
-static bool act_pause(struct tt_app *a, int key);
-static bool act_sort_step(struct tt_app *a, int key);
-static bool act_prompt(struct tt_app *a, int key);
-static bool act_reverse(struct tt_app *a, int key);
-static bool act_api(struct tt_app *a, int key);
-static bool act_per_process(struct tt_app *a, int key);
-static bool act_help(struct tt_app *a, int key);
-static bool act_redraw(struct tt_app *a, int key);
-
 static const struct key_binding bindings[] = {
-	{ { 'q', 'Q' }, "q", "quit", "quit", "q quit", act_quit },
+	{ { 'q', 'Q' }, "q", "quit", "quit", "q quit", .act = A_QUIT },
 	{ { ' ' }, "space", "pause / resume the display", "pause", "space pause",
-	  act_pause },
+	  .act = A_TOGGLE, .field = offsetof(struct tt_app, paused) },
 	{ { '<', '>' }, "< >", "sort by the previous / next column", "sort",
-	  "< > s sort", act_sort_step },
-	{ { 's' }, "s", "sort by a column given by name", "sort", NULL, act_prompt },
-	{ { 'r' }, "r", "reverse the sort order", "reverse", NULL, act_reverse },
+	  "< > s sort", .act = A_SORT_STEP },
+	{ { 's' }, "s", "sort by a column given by name", "sort", NULL,
+	  .act = A_PROMPT, .prompt = P_SORT },
+	{ { 'r' }, "r", "reverse the sort order", "reverse", NULL,
+	  .act = A_TOGGLE, .field = offsetof(struct tt_app, reverse) },
 	{ { '/' }, "/", "filter rows (exe, comm, file); empty clears", "filter",
-	  "/ filter", act_prompt },
+	  "/ filter", .act = A_PROMPT, .prompt = P_FILTER },
 	{ { 'u' }, "u", "only one user (name or uid); empty clears", "user",
-	  "u user", act_prompt },
+	  "u user", .act = A_PROMPT, .prompt = P_USER },
 	{ { 'a' }, "a", "only trusted_for (tf), only AT_EXECVE_CHECK (check), all",
-	  "interface", "a api", act_api },
+	  "interface", "a api", .act = A_API },
 	{ { 'p' }, "p", "per-process rows / per-interpreter rows", "per-process",
-	  "p per-process", act_per_process },
-	{ { 'h', '?' }, "h ?", "this help", "help", "h help", act_help },
-	{ { CTRL_L }, "Ctrl-L", "redraw the screen", "redraw", NULL, act_redraw },
+	  "p per-process", .act = A_TOGGLE, .field = offsetof(struct tt_app, per_process) },
+	{ { 'h', '?' }, "h ?", "this help", "help", "h help", .act = A_HELP },
+	{ { CTRL_L }, "Ctrl-L", "redraw the screen", "redraw", NULL, .act = A_REDRAW },
 };
 
 #define NBINDINGS (sizeof(bindings) / sizeof(bindings[0]))
@@ -188,69 +193,36 @@ static void start_prompt(enum prompt p)
 	ui.msg[0] = 0;
 }
 
-static bool act_quit(struct tt_app *a, int key)
+/* Do what @k is bound to; false: quit. */
+static bool act(struct tt_app *a, const struct key_binding *k, int key)
 {
-	(void)a;
-	(void)key;
-	return false;
-}
+	bool *flag;
 
-static bool act_pause(struct tt_app *a, int key)
-{
-	(void)key;
-	a->paused = !a->paused;
-	return true;
-}
-
-static bool act_sort_step(struct tt_app *a, int key)
-{
-	a->sort = (a->sort + (key == '<' ? TT_SORT_COUNT - 1 : 1)) % TT_SORT_COUNT;
-	return true;
-}
-
-static bool act_prompt(struct tt_app *a, int key)
-{
-	(void)a;
-	start_prompt(key == 's' ? P_SORT : key == '/' ? P_FILTER : P_USER);
-	return true;
-}
-
-static bool act_reverse(struct tt_app *a, int key)
-{
-	(void)key;
-	a->reverse = !a->reverse;
-	return true;
-}
-
-/* all -> trusted_for -> execve_check -> all */
-static bool act_api(struct tt_app *a, int key)
-{
-	(void)key;
-	a->api = (a->api + 1) % 3;
-	tt_shown_rebuild(a);
-	return true;
-}
-
-static bool act_per_process(struct tt_app *a, int key)
-{
-	(void)key;
-	a->per_process = !a->per_process;
-	return true;
-}
-
-static bool act_help(struct tt_app *a, int key)
-{
-	(void)a;
-	(void)key;
-	ui.help = true;
-	return true;
-}
-
-static bool act_redraw(struct tt_app *a, int key)
-{
-	(void)a;
-	(void)key;
-	clearok(curscr, TRUE);
+	switch (k->act) {
+	case A_QUIT:
+		return false;
+	case A_TOGGLE:
+		flag = (bool *)((char *)a + k->field);
+		*flag = !*flag;
+		break;
+	case A_SORT_STEP:
+		a->sort = (a->sort + (key == '<' ? TT_SORT_COUNT - 1 : 1)) %
+			  TT_SORT_COUNT;
+		break;
+	case A_PROMPT:
+		start_prompt(k->prompt);
+		break;
+	case A_API:
+		a->api = (a->api + 1) % 3;
+		tt_shown_rebuild(a);
+		break;
+	case A_HELP:
+		ui.help = true;
+		break;
+	case A_REDRAW:
+		clearok(curscr, TRUE);
+		break;
+	}
 	return true;
 }
 
@@ -287,7 +259,7 @@ bool tt_ui_input(struct tt_app *a)
 		for (size_t i = 0; i < NBINDINGS && !redraw; i++)
 			if (ch && (ch == bindings[i].keys[0] ||
 				   ch == bindings[i].keys[1])) {
-				if (!bindings[i].act(a, ch))
+				if (!act(a, &bindings[i], ch))
 					return false;
 				redraw = true;
 			}
