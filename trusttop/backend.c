@@ -184,6 +184,13 @@ void tt_plan_why(const struct tt_backend *b, const struct tt_plan *p,
 			 b->name, kernel, tf ? no_tf : no_ec, tail);
 }
 
+void tt_backend_autoload(struct bpf_program *const prog[TT_NPROGS],
+			 unsigned int progs)
+{
+	for (int i = 0; i < TT_NPROGS; i++)
+		bpf_program__set_autoload(prog[i], progs & (1u << i));
+}
+
 /* The last warnings libbpf printed (a ring of lines). */
 #define LOG_LINES 8
 static struct {

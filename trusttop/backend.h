@@ -23,6 +23,7 @@ enum {
 	TT_P_EC_TP = 1 << 3,   /* tracepoint trusted_for/execve_check_verdict */
 	TT_P_EC_EXIT = 1 << 4, /* tracepoint syscalls/sys_exit_execveat */
 };
+#define TT_NPROGS 5
 #define TT_P_TRUSTED_FOR (TT_P_TF_BTF | TT_P_TF_TP)
 #define TT_P_EXECVE_CHECK (TT_P_EC_BTF | TT_P_EC_TP | TT_P_EC_EXIT)
 
@@ -70,6 +71,12 @@ void tt_backend_plan(const struct tt_backend *b, struct tt_plan *p);
 /* One line (no newline) saying why @b has no attempt on kernel @kernel. */
 void tt_plan_why(const struct tt_backend *b, const struct tt_plan *p,
 		 const char *kernel, char *out, size_t outsz);
+
+struct bpf_program;
+/* Load only the programs of @progs: @prog[i] is the object's program for
+ * bit 1 << i (TT_P_*), in that order. */
+void tt_backend_autoload(struct bpf_program *const prog[TT_NPROGS],
+			 unsigned int progs);
 
 /*
  * libbpf's messages: passed through to stderr when @verbose, else the last

@@ -61,11 +61,10 @@ struct tt_sampler *tt_sampler_open(struct tt_app *a, unsigned int progs,
 		free(s);
 		return NULL;
 	}
-	bpf_program__set_autoload(skel->progs.tf_verdict_btf, progs & TT_P_TF_BTF);
-	bpf_program__set_autoload(skel->progs.tf_verdict_tp, progs & TT_P_TF_TP);
-	bpf_program__set_autoload(skel->progs.ec_verdict_btf, progs & TT_P_EC_BTF);
-	bpf_program__set_autoload(skel->progs.ec_verdict_tp, progs & TT_P_EC_TP);
-	bpf_program__set_autoload(skel->progs.execveat_exit, progs & TT_P_EC_EXIT);
+	tt_backend_autoload((struct bpf_program *const[TT_NPROGS]){
+		skel->progs.tf_verdict_btf, skel->progs.tf_verdict_tp,
+		skel->progs.ec_verdict_btf, skel->progs.ec_verdict_tp,
+		skel->progs.execveat_exit }, progs);
 	skel->rodata->per_process = per_process;
 	skel->rodata->self_tgid = (__u32)getpid();
 	e = trusttop_bpf__load(skel);

@@ -158,32 +158,33 @@ struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key)
 	return r;
 }
 
-struct tt_row *tt_table_set(struct tt_table *t, const struct tt_key *key,
-			    const struct tt_counts *c)
+/* The counts of @key in this read: set by the first entry, added by the
+ * next ones when @add (see tt_table_add). */
+static struct tt_row *record(struct tt_table *t, const struct tt_key *key,
+			     const struct tt_counts *c, bool add)
 {
 	struct tt_row *r = tt_table_get(t, key);
 
 	if (!r)
 		return NULL;
-	r->cur = *c;
+	if (add && r->seen)
+		tt_counts_add(&r->cur, c);
+	else
+		r->cur = *c;
 	r->seen = true;
 	return r;
+}
+
+struct tt_row *tt_table_set(struct tt_table *t, const struct tt_key *key,
+			    const struct tt_counts *c)
+{
+	return record(t, key, c, false);
 }
 
 struct tt_row *tt_table_add(struct tt_table *t, const struct tt_key *key,
 			    const struct tt_counts *c)
 {
-	struct tt_row *r = tt_table_get(t, key);
-
-	if (!r)
-		return NULL;
-	if (r->seen) {
-		tt_counts_add(&r->cur, c);
-	} else {
-		r->cur = *c;
-		r->seen = true;
-	}
-	return r;
+	return record(t, key, c, true);
 }
 
 void tt_names_init(struct tt_names *ns)

@@ -12,32 +12,15 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-SEC("tp_btf/trusted_for_verdict")
-int floor_tf(void *ctx)
-{
-	return 0;
-}
+/* An empty program @name attached at @sec. */
+#define FLOOR(name, sec)		\
+	SEC(sec) int name(void *ctx)	\
+	{				\
+		return 0;		\
+	}
 
-SEC("tp_btf/execve_check_verdict")
-int floor_ec(void *ctx)
-{
-	return 0;
-}
-
-SEC("tracepoint/trusted_for/trusted_for_verdict")
-int floor_tf_tp(void *ctx)
-{
-	return 0;
-}
-
-SEC("tracepoint/trusted_for/execve_check_verdict")
-int floor_ec_tp(void *ctx)
-{
-	return 0;
-}
-
-SEC("tracepoint/syscalls/sys_exit_execveat")
-int floor_exit(void *ctx)
-{
-	return 0;
-}
+FLOOR(floor_tf, "tp_btf/trusted_for_verdict")
+FLOOR(floor_ec, "tp_btf/execve_check_verdict")
+FLOOR(floor_tf_tp, "tracepoint/trusted_for/trusted_for_verdict")
+FLOOR(floor_ec_tp, "tracepoint/trusted_for/execve_check_verdict")
+FLOOR(floor_exit, "tracepoint/syscalls/sys_exit_execveat")

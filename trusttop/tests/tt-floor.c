@@ -43,11 +43,9 @@ static struct tt_floor_bpf *floor_load(unsigned int progs, char *err,
 		snprintf(err, errsz, "cannot open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
-	bpf_program__set_autoload(skel->progs.floor_tf, progs & TT_P_TF_BTF);
-	bpf_program__set_autoload(skel->progs.floor_tf_tp, progs & TT_P_TF_TP);
-	bpf_program__set_autoload(skel->progs.floor_ec, progs & TT_P_EC_BTF);
-	bpf_program__set_autoload(skel->progs.floor_ec_tp, progs & TT_P_EC_TP);
-	bpf_program__set_autoload(skel->progs.floor_exit, progs & TT_P_EC_EXIT);
+	tt_backend_autoload((struct bpf_program *const[TT_NPROGS]){
+		skel->progs.floor_tf, skel->progs.floor_tf_tp, skel->progs.floor_ec,
+		skel->progs.floor_ec_tp, skel->progs.floor_exit }, progs);
 	e = tt_floor_bpf__load(skel);
 	if (!e) {
 		stage = "attach";
