@@ -10,6 +10,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 #include "app.h"
+#include "backend.h"
 
 static struct tt_key key(const char *exe, const char *comm, uint32_t uid)
 {
@@ -579,6 +580,49 @@ static void test_many_rows_linear(void **state)
 	free(keys);
 }
 
+/* backend.c: one table of --backend choices and of program sets. */
+static void test_backend_table(void **state)
+{
+	static const char *const names[] = {
+		"auto", "trusted_for", "trusted_for-btf", "trusted_for-tp",
+		"execve_check", "execve_check-tp",
+	};
+	struct tt_plan p = { .tracefs = false, .has_ec = true };
+	char buf[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		assert_non_null(tt_backend_find(names[i]));
+		assert_string_equal(tt_backend_name_at(i), names[i]);
+	}
+	assert_null(tt_backend_name_at(6));
+	assert_null(tt_backend_find("ebpf"));
+	assert_string_equal(tt_backend_list(", ", " or ", buf, sizeof(buf)),
+			    "auto, trusted_for, trusted_for-btf, trusted_for-tp, execve_check or execve_check-tp");
+	assert_int_equal(tt_backend_find("auto")->allow, (1u << TT_NPROGS) - 1);
+	assert_int_equal(tt_backend_find("trusted_for")->allow, TT_P_TF_BTF | TT_P_TF_TP);
+	assert_int_equal(tt_backend_find("execve_check-tp")->allow, TT_P_EC_TP);
+	assert_string_equal(tt_flavour_of(TT_P_TF_BTF | TT_P_EC_BTF)->label,
+			    "trusted_for+execve_check (tp_btf)");
+	assert_string_equal(tt_flavour_of(TT_P_TF_BTF | TT_P_EC_BTF)->label_ui,
+			    "tf+check (tp_btf)");
+	assert_null(tt_flavour_of(TT_P_TF_TP)->label_ui);
+	assert_string_equal(tt_flavour_of(TT_P_EC_EXIT)->label, "execve_check");
+	/* Without tracefs, the line ends with the command that mounts it. */
+	tt_plan_why(tt_backend_find("auto"), &p, "K", buf, sizeof(buf));
+	assert_string_equal(buf, "no backend on kernel K: no tracefs to find the trusted_for_verdict tracepoint in (needs the trustfor-patched kernel and CONFIG_TRACING), and AT_EXECVE_CHECK but no syscall tracepoints (sys_exit_execveat: needs CONFIG_FTRACE_SYSCALLS and tracefs); tracefs is not mounted: mount -t tracefs nodev /sys/kernel/tracing");
+	p.tracefs = true;
+	p.has_ec = false;
+	tt_plan_why(tt_backend_find("trusted_for"), &p, "K", buf, sizeof(buf));
+	assert_string_equal(buf, "backend trusted_for unavailable on kernel K: no trusted_for_verdict tracepoint (needs the trustfor-patched kernel)");
+	tt_plan_why(tt_backend_find("execve_check"), &p, "K", buf, sizeof(buf));
+	assert_string_equal(buf, "backend execve_check unavailable on kernel K: no execveat(AT_EXECVE_CHECK) (needs Linux >= 6.14)");
+	/* tp_btf needs no tracefs: no mount advice. */
+	p.tracefs = false;
+	tt_plan_why(tt_backend_find("trusted_for-btf"), &p, "K", buf, sizeof(buf));
+	assert_string_equal(buf, "backend trusted_for-btf unavailable on kernel K: no trusted_for_verdict tracepoint in the kernel's BTF (needs the trustfor-patched kernel with CONFIG_DEBUG_INFO_BTF)");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -598,6 +642,7 @@ int main(void)
 		cmocka_unit_test(test_many_rows_linear),
 		cmocka_unit_test(test_add_entries),
 		cmocka_unit_test(test_exe_names),
+		cmocka_unit_test(test_backend_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
