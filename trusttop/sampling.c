@@ -120,7 +120,7 @@ static int on_event(void *ctx, void *data, size_t size)
 	return 0;
 }
 
-/* Per-CPU self-profile: trusttop's own CPU and the BPF run time. */
+/* trusttop's own CPU seconds so far. */
 static double self_cpu(void)
 {
 	struct rusage ru;
@@ -132,8 +132,10 @@ static double self_cpu(void)
 
 /* Estimated BPF run time so far: the sampled runs' mean times all runs.
  * Each CPU's value in cpu_state starts with its struct tt_prof; the rest
- * is the programs' own (a per-CPU value is 8-byte aligned per CPU). */
-static void bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
+ * is the programs' own (a per-CPU value is 8-byte aligned per CPU).
+ * 0, or -errno (the map could not be read: a real error, the array always
+ * has its one entry). */
+static int bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
 {
 	int ncpu = libbpf_num_possible_cpus();
 	size_t stride = (bpf_map__value_size(skel->maps.cpu_state) + 7) & ~(size_t)7;
@@ -142,26 +144,37 @@ static void bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
 	__u32 zero = 0;
 
 	*ns = *cnt = 0;
-	if (ncpu <= 0 || stride < sizeof(struct tt_prof) ||
-	    !(v = calloc(ncpu, stride)))
-		return;
-	if (!bpf_map_lookup_elem(bpf_map__fd(skel->maps.cpu_state), &zero, v)) {
-		for (int i = 0; i < ncpu; i++) {
-			struct tt_prof p;
+	if (ncpu <= 0)
+		return ncpu ? ncpu : -EINVAL;
+	if (stride < sizeof(struct tt_prof))
+		return -EINVAL;
+	v = calloc(ncpu, stride);
+	if (!v)
+		return -ENOMEM;
+	if (bpf_map_lookup_elem(bpf_map__fd(skel->maps.cpu_state), &zero, v)) {
+		int e = -errno;
 
-			memcpy(&p, v + (size_t)i * stride, sizeof(p));
-			runs += p.runs;
-			sampled += p.sampled;
-			sns += p.ns;
-		}
+		free(v);
+		return e;
+	}
+	for (int i = 0; i < ncpu; i++) {
+		struct tt_prof p;
+
+		memcpy(&p, v + (size_t)i * stride, sizeof(p));
+		runs += p.runs;
+		sampled += p.sampled;
+		sns += p.ns;
 	}
 	free(v);
 	*cnt = runs;
 	*ns = sampled ? (uint64_t)((double)sns / (double)sampled * (double)runs) : 0;
+	return 0;
 }
 
 int tt_sampler_start(struct tt_sampler *s, char *err, size_t errsz)
 {
+	int e;
+
 	s->rb = ring_buffer__new(bpf_map__fd(s->skel->maps.events), on_event,
 				 s->app, NULL);
 	if (!s->rb) {
@@ -171,7 +184,12 @@ int tt_sampler_start(struct tt_sampler *s, char *err, size_t errsz)
 	}
 	s->last = tt_mono_now();
 	s->cpu = self_cpu();
-	bpf_runtime(s->skel, &s->bpf_ns, &s->bpf_cnt);
+	e = bpf_runtime(s->skel, &s->bpf_ns, &s->bpf_cnt);
+	if (e) {
+		snprintf(err, errsz, "cannot read the BPF map cpu_state: %s",
+			 strerror(-e));
+		return -1;
+	}
 	return 0;
 }
 
@@ -303,7 +321,12 @@ int tt_sampler_tick(struct tt_sampler *s, char *err, size_t errsz)
 	a->rb_drops = skel->bss->rb_drops;
 	a->map_full = skel->bss->map_full;
 	a->pmap_full = skel->bss->pmap_full;
-	bpf_runtime(skel, &ns, &cnt);
+	e = bpf_runtime(skel, &ns, &cnt);
+	if (e) {
+		snprintf(err, errsz, "cannot read the BPF map cpu_state: %s",
+			 strerror(-e));
+		return e;
+	}
 	if (a->elapsed > 0) {
 		a->self_cpu_pct = 100 * (cpu - s->cpu) / a->elapsed;
 		a->bpf_cpu_pct = 100 * (double)(ns - s->bpf_ns) / 1e9 / a->elapsed;
