@@ -4,7 +4,7 @@
  * verdicts per interpreter, counted in the kernel by BPF.
  * This file: the command line and the main loop. The programs to attach
  * are chosen in backend.c, loaded and read in sampling.c, shown by
- * output.c (-b, --json) and ui.c (the terminal).
+ * output.c (-b), json.c (--json), ui.c and keys.c (the terminal).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -77,7 +77,7 @@ static void usage(FILE *f)
 "  -a, --api NAME         only one interface: trusted_for, execve_check\n"
 "                         (default all)\n"
 "      --backend NAME     ");
-	/* The choices of backend.c's table, then the keys of ui.c's. */
+	/* The choices of backend.c's table, then the keys of keys.c's. */
 	for (size_t i = 0; (s = tt_backend_name_at(i)); i++)
 		wrap_word(&w, s);
 	for (size_t i = 0; i < sizeof(backend_tail) / sizeof(backend_tail[0]); i++)
@@ -88,7 +88,10 @@ static void usage(FILE *f)
 "Keys: ");
 	w = (struct wrap){ f, 6, 6 };
 	for (size_t i = 0; tt_ui_key_group(i, key, sizeof(key)); i++) {
-		strcat(key, tt_ui_key_group(i + 1, NULL, 0) ? "," : ".");
+		size_t l = strlen(key);
+
+		snprintf(key + l, sizeof(key) - l, "%s",
+			 tt_ui_key_group(i + 1, NULL, 0) ? "," : ".");
 		wrap_word(&w, key);
 	}
 	fprintf(f, "\n"
