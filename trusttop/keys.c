@@ -24,6 +24,7 @@ static struct {
 } ui;
 
 static void start_prompt(enum prompt p);
+
 /*
  * The key bindings, htop style: each key's action, its line on the help
  * screen, its word in --help's "Keys:" (consecutive equal words share it:
@@ -92,9 +93,10 @@ const char *tt_ui_key_group(size_t i, char *out, size_t outsz)
 		size_t off = 0, e = b;
 
 		out[0] = 0;
-		for (; e < NBINDINGS && !strcmp(bindings[e].word, bindings[b].word); e++)
-			off += (size_t)snprintf(out + off, off < outsz ? outsz - off : 0,
-						"%s ", bindings[e].name);
+		for (; e < NBINDINGS && off < outsz &&
+		       !strcmp(bindings[e].word, bindings[b].word); e++)
+			off += (size_t)snprintf(out + off, outsz - off, "%s ",
+						bindings[e].name);
 		if (off < outsz)
 			snprintf(out + off, outsz - off, "%s", bindings[b].word);
 	}
