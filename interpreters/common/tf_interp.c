@@ -118,18 +118,11 @@ static void explain_execve_check(int fd, int err, const char *enforced,
 		 enforced);
 }
 
-void tfi_explain(int fd, char *reason, size_t len)
-{
-	if (!len)
-		return;
-	if (tf_backend_detect() == TF_BACKEND_TRUSTED_FOR)
-		explain_trusted_for(fd, reason, len);
-	else
-		explain_execve_check(fd, EACCES, "SECBIT_EXEC_RESTRICT_FILE",
-				     reason, len);
-}
-
-enum tfi_verdict tfi_fallback_fd(int fd, char *reason, size_t len)
+/*
+ * The kernel has neither interface: deny a file on a noexec mount, allow
+ * anything else.
+ */
+static enum tfi_verdict fallback_fd(int fd, char *reason, size_t len)
 {
 	if (on_noexec_mount(fd)) {
 		snprintf(reason, len,
@@ -200,16 +193,48 @@ enum tfi_verdict tfi_check_fd(int fd, char *reason, size_t len)
 	if (asked)
 		return TFI_ALLOW;
 	/* Neither interface: the documented fallback rule. */
-	return tfi_fallback_fd(fd, reason, len);
+	return fallback_fd(fd, reason, len);
+}
+
+/* The refusal of an interactive session under SECBIT_EXEC_DENY_INTERACTIVE. */
+static enum tfi_verdict deny_session(char *reason, size_t len)
+{
+	snprintf(reason, len, "interactive commands refused: "
+			      "SECBIT_EXEC_DENY_INTERACTIVE is set");
+	return TFI_DENY;
 }
 
 enum tfi_verdict tfi_check_interactive(char *reason, size_t len)
 {
 	if (!(secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE))
 		return TFI_ALLOW;
-	snprintf(reason, len, "interactive commands refused: "
-			      "SECBIT_EXEC_DENY_INTERACTIVE is set");
-	return TFI_DENY;
+	return deny_session(reason, len);
+}
+
+/*
+ * SECBIT_EXEC_DENY_INTERACTIVE's rule for code arriving on @fd (-1: -c),
+ * the one place it is applied: -c and a terminal are refused, any other
+ * descriptor (a regular file too) only passes if AT_EXECVE_CHECK on it
+ * succeeds, whatever SECBIT_EXEC_RESTRICT_FILE says.
+ */
+static enum tfi_verdict deny_interactive_rule(int fd, char *reason, size_t len)
+{
+	int err;
+
+	if (fd < 0 || isatty(fd)) {
+		snprintf(reason, len,
+			 "code not read from a regular file and "
+			 "SECBIT_EXEC_DENY_INTERACTIVE is set");
+		return TFI_DENY;
+	}
+	if (ask_execve_check(fd, &err) < 0)
+		err = ENOSYS;
+	if (err) {
+		explain_execve_check(fd, err, "SECBIT_EXEC_DENY_INTERACTIVE",
+				     reason, len);
+		return TFI_DENY;
+	}
+	return TFI_ALLOW;
 }
 
 /* trusted_for(2)'s rule for code that is not a file, on @fd (-1: a pipe). */
@@ -242,27 +267,9 @@ static enum tfi_verdict nonfile_trusted_for(int fd, char *reason, size_t len)
 
 enum tfi_verdict tfi_check_nonfile(int fd, char *reason, size_t len)
 {
-	unsigned int bits = secbits();
-	int err;
-
-	if (bits & TF_SECBIT_EXEC_DENY_INTERACTIVE) {
-		/* -c, a terminal: always refused */
-		if (fd < 0 || isatty(fd)) {
-			snprintf(reason, len,
-				 "code not read from a regular file and "
-				 "SECBIT_EXEC_DENY_INTERACTIVE is set");
-			return TFI_DENY;
-		}
-		/* a descriptor: only if AT_EXECVE_CHECK allows it */
-		if (ask_execve_check(fd, &err) < 0)
-			err = ENOSYS;
-		if (err) {
-			explain_execve_check(fd, err,
-					     "SECBIT_EXEC_DENY_INTERACTIVE",
-					     reason, len);
-			return TFI_DENY;
-		}
-	}
+	if ((secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE) &&
+	    deny_interactive_rule(fd, reason, len) == TFI_DENY)
+		return TFI_DENY;
 	return nonfile_trusted_for(fd, reason, len);
 }
 
@@ -270,28 +277,15 @@ enum tfi_verdict tfi_check_stdin(int interactive, char *reason, size_t len)
 {
 	struct stat st;
 
-	if (interactive && tfi_check_interactive(reason, len) == TFI_DENY)
-		return TFI_DENY;
-	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode)) {
-		int err;
-
-		/*
-		 * A file is checked like a script; under
-		 * SECBIT_EXEC_DENY_INTERACTIVE, AT_EXECVE_CHECK must also
-		 * allow it, whatever SECBIT_EXEC_RESTRICT_FILE says.
-		 */
-		if ((secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE)) {
-			if (ask_execve_check(STDIN_FILENO, &err) < 0)
-				err = ENOSYS;
-			if (err) {
-				explain_execve_check(
-					STDIN_FILENO, err,
-					"SECBIT_EXEC_DENY_INTERACTIVE", reason,
-					len);
-				return TFI_DENY;
-			}
-		}
-		return tfi_check_fd(STDIN_FILENO, reason, len);
+	if (secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE) {
+		if (interactive)
+			return deny_session(reason, len);
+		if (deny_interactive_rule(STDIN_FILENO, reason, len) ==
+		    TFI_DENY)
+			return TFI_DENY;
 	}
-	return tfi_check_nonfile(STDIN_FILENO, reason, len);
+	/* A file is checked like a script, anything else like a pipe. */
+	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
+		return tfi_check_fd(STDIN_FILENO, reason, len);
+	return nonfile_trusted_for(STDIN_FILENO, reason, len);
 }

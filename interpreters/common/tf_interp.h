@@ -55,9 +55,9 @@ enum tfi_verdict tfi_check_nonfile(int fd, char *reason, size_t len);
 /*
  * Commands read from stdin.  @interactive: the user asked for an
  * interactive session (-i), refused under SECBIT_EXEC_DENY_INTERACTIVE.
- * A regular file is checked like a script (tfi_check_fd()), and under
- * SECBIT_EXEC_DENY_INTERACTIVE AT_EXECVE_CHECK must also allow it;
- * anything else follows tfi_check_nonfile().
+ * Under that bit a terminal is refused too, and any other stdin must pass
+ * AT_EXECVE_CHECK; then a regular file is checked like a script (tfi_check_fd()),
+ * anything else by trusted_for(2) as in tfi_check_nonfile().
  */
 enum tfi_verdict tfi_check_stdin(int interactive, char *reason, size_t len);
 
@@ -66,14 +66,5 @@ enum tfi_verdict tfi_check_stdin(int interactive, char *reason, size_t len);
  * refused when SECBIT_EXEC_DENY_INTERACTIVE is set.
  */
 enum tfi_verdict tfi_check_interactive(char *reason, size_t len);
-
-/*
- * The fallback rule on its own (used when the kernel cannot answer):
- * deny a file on a noexec mount, allow anything else.
- */
-enum tfi_verdict tfi_fallback_fd(int fd, char *reason, size_t len);
-
-/* Describe why @fd was denied by the kernel ("on a noexec mount", ...). */
-void tfi_explain(int fd, char *reason, size_t len);
 
 #endif /* TF_INTERP_H */
