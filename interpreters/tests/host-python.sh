@@ -244,6 +244,31 @@ t_eq "-i refused: the script itself ran" "main ran" "$out"
 # files stay allowed under the securebit: it is about non-file code only
 run pyenv "$TFRUN" --deny-interactive -- "$PY" -S "$X/ok.py"
 expect_ran "script under SECBIT_EXEC_DENY_INTERACTIVE" "main ran"
+# A terminal on stdin (script(1)'s pseudo-terminal, which also gets
+# stderr and echoes the input): the session, at start-up or after a
+# script, takes one path.
+printf 'print("startup ran")\n' > "$X/tty_st.py"; chmod 755 "$X/tty_st.py"
+on_tty() { # on_tty COMMAND: COMMAND on a terminal that types print("a" + "b")
+	printf 'print("a" + "b")\n' > "$T/tty.in"
+	run env SHELL=/bin/sh script -qec "$1" /dev/null < "$T/tty.in"
+}
+lines() { # lines REGEX: how many lines of the last run's output match
+	printf '%s\n' "$out" | tr -d '\r' | grep -c -e "$1"
+}
+BANNER='every file interpreted is checked by the kernel'
+REFUSED='^trusted-python3: <stdin>: refused to interpret: '
+on_tty "$CLEANENV PYTHONSTARTUP=$X/tty_st.py $PY -S"
+t_eq "terminal: banner, PYTHONSTARTUP, the commands (status:banner:startup:ab)" \
+	0:1:1:1 "$rc:$(lines "$BANNER"):$(lines '^startup ran$'):$(lines 'ab$')"
+on_tty "$CLEANENV PYTHONSTARTUP=$X/tty_st.py PYTHONINSPECT=1 $PY -S $X/ok.py"
+t_eq "terminal, PYTHONINSPECT after a script: script, session, no banner nor PYTHONSTARTUP" \
+	0:1:1:0:0 "$rc:$(lines '^main ran$'):$(lines 'ab$'):$(lines "$BANNER"):$(lines 'startup ran')"
+on_tty "$CLEANENV PYTHONSTARTUP=$X/tty_st.py $TFRUN --deny-interactive -- $PY -S"
+t_eq "terminal, SECBIT_EXEC_DENY_INTERACTIVE set: refused before anything ran" \
+	126:1:0:0:0 "$rc:$(lines "${REFUSED}code not read from a regular file and SECBIT_EXEC_DENY_INTERACTIVE is set$"):$(lines "$BANNER"):$(lines 'startup ran'):$(lines 'ab$')"
+on_tty "$CLEANENV PYTHONINSPECT=1 $TFRUN --deny-interactive -- $PY -S $X/ok.py"
+t_eq "terminal, PYTHONINSPECT after a script, securebit set: the session refused" \
+	126:1:1:0 "$rc:$(lines '^main ran$'):$(lines "${REFUSED}interactive commands refused: SECBIT_EXEC_DENY_INTERACTIVE is set$"):$(lines 'ab$')"
 end_needs
 
 # --- without -S: site, zipimport, PYTHONSTARTUP, -i (py-site.sh) ------------
