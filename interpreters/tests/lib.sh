@@ -8,7 +8,8 @@ TOP=${TF_TOP:?set TF_TOP to the repository root before sourcing lib.sh}
 B=${TF_BUILD:-$TOP/build/user/interpreters}
 PY=$B/trusted-python3
 DASH=$B/trusted-dash
-VERDICT=$B/tests/tf-verdict
+# the test probe (tests/probe: make -C tests/probe)
+VERDICT=$(dirname "$B")/tests/probe/probe
 TFRUN=$B/tests/tf-run
 
 if [ "$(id -u)" != 0 ]; then
@@ -25,9 +26,12 @@ for f in "$PY" "$DASH" "$VERDICT" "$TFRUN"; do
 		exit 1
 	fi
 done
-# What the running kernel offers, probed without libtrustedfor (tf-run
-# --kernel): trusted_for, execve_check (AT_EXECVE_CHECK) or none.
-KERNEL_OFFERS=$("$TFRUN" --kernel)
+# What the running kernel offers, probed without libtrustedfor (probe
+# --kernel): trusted_for (where it has both), execve_check (AT_EXECVE_CHECK)
+# or none.
+KERNEL_OFFERS=$("$VERDICT" --kernel | cut -d' ' -f1)
+# kv ARGS...: the probe's verdict word (allow, deny, error) a FILE
+kv() { "$VERDICT" "$@" | cut -f1; }
 
 # The test VM (tests/vm/run) is already private and disposable.
 [ -z "$TRUSTFOR_VM" ] || TF_IN_NS=1
@@ -57,7 +61,7 @@ done
 
 # --- checks this kernel cannot answer: counted as skipped, with the reason ---
 # needs KERNEL REASON ... end_needs: the checks in between expect the
-# verdicts of KERNEL (what tf-run --kernel prints).  On another kernel,
+# verdicts of KERNEL (what KERNEL_OFFERS says).  On another kernel,
 # every one of them is counted as skipped (same number of checks on every
 # host) and nothing is run; needs_done, before t_done, prints one line
 # "SKIPPED <suite>: REASON (N checks)" for them all.
@@ -122,10 +126,10 @@ t_has() {
 	esac
 }
 
-# kernel WHAT FILE EXPECTED: the kernel's own verdict (tf-verdict) for FILE
+# kernel WHAT FILE EXPECTED: the kernel's own verdict (the probe) for FILE
 kernel() {
 	if [ -n "$SKIPPING" ]; then skip_one "$1: kernel verdict"; return; fi
-	t_eq "$1: kernel verdict" "$3" "$("$VERDICT" "$2" 2>&1)"
+	t_eq "$1: kernel verdict" "$3" "$(kv "$2" 2>&1)"
 }
 
 # --- verdicts compared with the kernel's, and the kernel's with the model ---
@@ -149,7 +153,7 @@ iv() {
 # same WHAT FILE EXPECTED_OUT: the interpreter's verdict == kernel's on FILE
 same() {
 	if [ -n "$SKIPPING" ]; then skip_one "policy $P: $1"; return; fi
-	k=$("$VERDICT" "$2")
+	k=$(kv "$2")
 	t_eq "policy $P: $1: $WHO agrees with kernel ($k)" "$k" "$(iv "$2" "$3")"
 }
 # model NOEXEC_MOUNT NO_X [NOT_REGULAR]: the verdict the policy bits give
@@ -166,7 +170,7 @@ model() {
 kexp() {
 	if [ -n "$SKIPPING" ]; then skip_one "policy $P: $1: kernel verdict per policy bits"; return; fi
 	t_eq "policy $P: $1: kernel verdict per policy bits" \
-		"$(model "$3" "$4")" "$("$VERDICT" "$2")"
+		"$(model "$3" "$4")" "$(kv "$2")"
 }
 
 # expect_denied WHAT FILE [REASON]: last run was refused because of FILE:

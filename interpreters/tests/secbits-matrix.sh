@@ -65,7 +65,7 @@ m_model() {
 }
 
 secbits_matrix() {
-	if [ "$("$TFRUN" --execve-check)" != yes ]; then
+	if ! "$VERDICT" --kernel | grep -qw execve_check; then
 		# 4 combinations x 7 kinds, each with a verdict and a reason check
 		for i in $(seq 1 56); do
 			T_SKIP=$((T_SKIP + 1))

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: LGPL-2.1-or-later
 /*
  * tf-run [--enosys] [--filter-only] [--deny-interactive] [--secbits VALUE]
- *        [--execve-check] [--backend] [--kernel] -- CMD [ARG...]
+ *        -- CMD [ARG...]
  * Run CMD in a changed environment, for the interpreter tests:
  *  --enosys            hide the kernel's interfaces completely, as on a
  *                      kernel that has neither: in a private mount
@@ -18,14 +18,9 @@
  *  --secbits VALUE     set the exec securebits (0x100 SECBIT_EXEC_RESTRICT_FILE,
  *                      0x400 SECBIT_EXEC_DENY_INTERACTIVE, mainline's values,
  *                      written here from check_exec.rst, not from
- *                      libtrustedfor) to exactly VALUE, the other bits kept;
- *  --execve-check      print "yes" when the kernel has AT_EXECVE_CHECK
- *                      (probed here without libtrustedfor), else "no", and
- *                      exit;
- *  --backend           print libtrustedfor's backend name and exit;
- *  --kernel            print what the running kernel offers, probed here
- *                      without libtrustedfor ("trusted_for",
- *                      "execve_check" or "none"), and exit.
+ *                      libtrustedfor) to exactly VALUE, the other bits kept.
+ * What the kernel offers, and its verdicts, are the test probe's
+ * (tests/probe: probe --kernel, probe --backend).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -111,58 +106,6 @@ static int set_exec_secbits(unsigned long value)
 	return prctl(PR_SET_SECUREBITS, want, 0, 0, 0);
 }
 
-/* AT_EXECVE_CHECK on a known-good executable: 0 (has it), 1 (EINVAL: does
- * not), -1 (cannot tell).
- */
-static int probe_execve_check(int *err)
-{
-	static char *const argv[] = { "tf-run", NULL };
-	static char *const envp[] = { NULL };
-	const char *good[] = { "/proc/self/exe", "/bin/true", "/usr/bin/true" };
-
-	*err = 0;
-	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
-		int fd = open(good[i], O_RDONLY | O_CLOEXEC);
-		long ret;
-
-		if (fd < 0)
-			continue;
-		ret = syscall(SYS_execveat, fd, "", argv, envp,
-			      AT_EMPTY_PATH | AT_EXECVE_CHECK);
-		*err = errno;
-		close(fd);
-		if (ret == 0)
-			return 0;
-		if (*err == EINVAL)
-			return 1;
-		/* EACCES: that one is not executable here; try the next */
-	}
-	return -1;
-}
-
-/*
- * The kernel's interfaces, probed without libtrustedfor (the tests' skip
- * decisions must not rest on the code under test), with no side effect:
- * trusted_for(2) exists iff its sysctl does (syscall 451 is never issued);
- * AT_EXECVE_CHECK on a known-good executable returns 0 where the kernel
- * knows the flag, EINVAL where it does not (nothing is executed either way).
- */
-static const char *kernel_offers(void)
-{
-	int e, r;
-
-	if (access(TF_POLICY_PATH, F_OK) == 0)
-		return "trusted_for";
-	r = probe_execve_check(&e);
-	if (r == 0)
-		return "execve_check";
-	if (r == 1)
-		return "none";
-	fprintf(stderr, "tf-run: AT_EXECVE_CHECK probe: %s\n",
-		e ? strerror(e) : "no known-good executable");
-	return "unknown";
-}
-
 int main(int argc, char **argv)
 {
 	int i;
@@ -203,22 +146,6 @@ int main(int argc, char **argv)
 					strerror(errno));
 				return 125;
 			}
-		} else if (!strcmp(argv[i], "--execve-check")) {
-			int e, r = probe_execve_check(&e);
-
-			if (r < 0) {
-				fprintf(stderr, "tf-run: AT_EXECVE_CHECK probe: %s\n",
-					e ? strerror(e) : "no known-good executable");
-				return 125;
-			}
-			printf("%s\n", r == 0 ? "yes" : "no");
-			return 0;
-		} else if (!strcmp(argv[i], "--kernel")) {
-			printf("%s\n", kernel_offers());
-			return 0;
-		} else if (!strcmp(argv[i], "--backend")) {
-			printf("%s\n", tf_backend_name(tf_backend_detect()));
-			return 0;
 		} else {
 			fprintf(stderr, "tf-run: unknown option %s\n", argv[i]);
 			return 125;
@@ -226,8 +153,7 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		fprintf(stderr, "usage: tf-run [--enosys] [--filter-only] [--deny-interactive] "
-				"[--secbits VALUE] [--execve-check] [--backend] "
-				"[--kernel] -- CMD [ARG...]\n");
+				"[--secbits VALUE] -- CMD [ARG...]\n");
 		return 125;
 	}
 	execvp(argv[i], argv + i);

@@ -4,14 +4,14 @@
 # Set WHO ("interpreter", "shell") before sourcing.
 POLICY=/proc/sys/fs/trust_policy
 
-t_eq "kernel answers with trusted_for(2)" trusted_for "$("$TFRUN" --backend)"
-t_eq "tf-run's own probe finds trusted_for(2)" trusted_for "$KERNEL_OFFERS"
+t_eq "kernel answers with trusted_for(2)" trusted_for "$("$VERDICT" --backend)"
+t_eq "the probe's own look finds trusted_for(2)" trusted_for "$KERNEL_OFFERS"
 [ -w "$POLICY" ] || { t_fail "$POLICY is writable"; t_done "$SUITE"; exit 1; }
 old_policy=$(cat "$POLICY")
 
 # knonfile: the kernel's verdict on code that is not a file, asked about a
 # pipe (what -c is judged as, and what a piped stdin is), and its model
 knonfile() {
-	k=$(echo | "$VERDICT" -)
+	k=$(echo | kv -)
 	t_eq "policy $P: kernel on a pipe, per policy bits" "$(model 0 0 1)" "$k"
 }

@@ -2,7 +2,7 @@
 # trusted-dash under fs.trust_policy 0..3 on the trustfor kernel: 'dash FILE',
 # '. FILE', stdin (a regular file, a pipe, a character device) and -c.
 # The shell's verdict (ran / refused with 126 naming the file, '<stdin>' or
-# '-c') must equal the kernel's verdict for the same descriptor (tf-verdict:
+# '-c') must equal the kernel's verdict for the same descriptor (the probe:
 # trusted_for_exec on it; -c is judged as a pipe), and the kernel's verdicts
 # must follow the policy bits (model in lib.sh).
 # Needs a host build first: make -C interpreters all test-helpers
@@ -34,7 +34,7 @@ for P in 0 1 2 3; do
 		run d "$file" a; same "dash $file" "$file" "ran a"
 		run sh -c "$CLEANENV '$DASH' -s b < '$file'"
 		t_eq "policy $P: stdin redirected from $file, checked as that file" \
-			"$("$VERDICT" "$file")" "$(iv '<stdin>' 'ran b')"
+			"$(kv "$file")" "$(iv '<stdin>' 'ran b')"
 	done
 	kexp "trusted sourcing script" "$X/src.sh" 0 0
 	for f in "$X/lib.sh:0:0" "$NX/lib.sh:1:0" "$X/nolib.sh:0:1"; do
@@ -55,7 +55,7 @@ for P in 0 1 2 3; do
 	run d -c 'echo cmd'
 	t_eq "policy $P: -c follows the kernel's pipe verdict" "$k" "$(iv -c cmd)"
 	# stdin a character device: /dev/null, not a regular file
-	kd=$("$VERDICT" - < /dev/null)
+	kd=$(kv - < /dev/null)
 	t_eq "policy $P: kernel on /dev/null, per policy bits" \
 		"$(model 0 0 1)" "$kd"
 	run sh -c "$CLEANENV '$DASH' < /dev/null"

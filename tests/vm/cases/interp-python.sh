@@ -1,7 +1,7 @@
 #!/bin/sh
 # trusted-python3 under fs.trust_policy 0..3 on the trustfor kernel: for
 # every case, the interpreter's verdict (ran / refused with 126 naming the
-# file) must equal the kernel's own verdict for the same file (tf-verdict:
+# file) must equal the kernel's own verdict for the same file (the probe:
 # open + trusted_for_exec), and the kernel's verdicts must follow the policy
 # bits (bit 0 noexec mounts, bit 1 exec permission; model in lib.sh).
 # With -S (scripts, modules, caches, stdin, -c), then without it: site
@@ -87,7 +87,7 @@ for P in 0 1 2 3; do
 	fake_cache "$X/pc" 644
 	pyc=$X/pc/__pycache__/cached.cpython-311.pyc
 	kexp "cache without x" "$pyc" 0 1
-	k=$("$VERDICT" "$pyc")
+	k=$(kv "$pyc")
 	run py "$X/imp_pc.py"
 	case $rc:$out in
 	"0:from cache!") i=allow ;; "0:from source") i=deny ;;
@@ -102,17 +102,17 @@ for P in 0 1 2 3; do
 	*) i=$(iv "$NX/pc/cached.py" "") ;;
 	esac
 	t_eq "policy $P: cache on noexec mount" \
-		"$("$VERDICT" "$NX/pc/__pycache__/cached.cpython-311.pyc")" "$i"
+		"$(kv "$NX/pc/__pycache__/cached.cpython-311.pyc")" "$i"
 
 	# code that is not a file: the kernel's verdict on a pipe
-	k=$(echo | "$VERDICT" -)
+	k=$(echo | kv -)
 	t_eq "policy $P: kernel on a pipe" "$([ "$P" = 0 ] && echo allow || echo deny)" "$k"
 	run py -c 'print("cmd")'; t_eq "policy $P: -c follows the pipe verdict" "$k" "$(iv -c cmd)"
 	run sh -c "echo 'print(\"piped\")' | $CLEANENV '$PY' -S"
 	t_eq "policy $P: piped stdin follows the pipe verdict" "$k" "$(iv '<stdin>' piped)"
 	run sh -c "$CLEANENV '$PY' -S < '$X/nox.py'"
 	t_eq "policy $P: stdin from a file is checked as a file" \
-		"$("$VERDICT" "$X/nox.py")" "$(iv '<stdin>' 'main ran')"
+		"$(kv "$X/nox.py")" "$(iv '<stdin>' 'main ran')"
 
 	# without -S (code that is not a file: the kernel's pipe verdict $k)
 	NONFILE=$k

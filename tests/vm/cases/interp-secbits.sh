@@ -19,7 +19,7 @@
 #  - the model below, written from the rules of trusted_for.2,
 #    trusted-python3.1 / trusted-dash.1 and check_exec.rst, and
 #  - the same rules applied to the kernel's raw answers for the same
-#    descriptor (tf-verdict --trusted-for / --execve-check: the system
+#    descriptor (probe -a trusted_for / execve_check: the system
 #    calls themselves, not libtrustedfor), asked with the same securebits;
 # a refusal must name one of the checks that refuse (the model's list);
 # and the raw answers must follow the model of each interface.
@@ -45,7 +45,7 @@ TF_TOP=$(cd "$(dirname "$0")/../../.." && pwd)
 WHO=interpreter
 . "$TF_TOP/interpreters/tests/vm-lib.sh"
 
-t_eq "kernel has AT_EXECVE_CHECK" yes "$("$TFRUN" --execve-check)"
+t_eq "kernel has AT_EXECVE_CHECK" yes "$("$VERDICT" --kernel | grep -qw execve_check && echo yes)"
 
 # trusted-python3 reads its standard library (mode 644 on Debian) through
 # the same checks: an executable copy, on the exec mount, bound over it
@@ -133,19 +133,19 @@ reason_ok() {
 	return 1
 }
 
-# raw API VIA FILE: the kernel's raw answer (tf-verdict --API), asked with
+# raw API VIA FILE: the kernel's raw answer (probe -a API), asked with
 # the securebits $SB about the descriptor VIA gives FILE's content on:
 # name (FILE opened), stdin (redirected), memfd (a copy in a memfd, opened
 # as $MEMFD), stdin-memfd (that memfd as stdin), pipe (piped onto stdin)
 raw() {
 	sbr="$TFRUN --secbits $SB --"
 	case $2 in
-	name) $sbr "$VERDICT" --$1 "$3" ;;
-	stdin) $sbr "$VERDICT" --$1 - < "$3" ;;
-	memfd) with_memfd "$3" 7 $sbr "$VERDICT" --$1 "$MEMFD" ;;
-	stdin-memfd) with_memfd "$3" 0 $sbr "$VERDICT" --$1 - ;;
-	pipe) cat "$3" | $sbr "$VERDICT" --$1 - ;;
-	esac
+	name) $sbr "$VERDICT" -a "$1" "$3" ;;
+	stdin) $sbr "$VERDICT" -a "$1" - < "$3" ;;
+	memfd) with_memfd "$3" 7 $sbr "$VERDICT" -a "$1" "$MEMFD" ;;
+	stdin-memfd) with_memfd "$3" 0 $sbr "$VERDICT" -a "$1" - ;;
+	pipe) cat "$3" | $sbr "$VERDICT" -a "$1" - ;;
+	esac | cut -f1
 }
 
 for P in 0 1 2 3; do
@@ -167,14 +167,14 @@ for P in 0 1 2 3; do
 			for v in "$via" "$sv"; do
 				t_eq "$W: trusted_for on $file ($v)" \
 					"$(m_tf "$ne" "$nx" 0 "$ps")" \
-					"$(raw trusted-for "$v" "$file")"
+					"$(raw trusted_for "$v" "$file")"
 				t_eq "$W: AT_EXECVE_CHECK on $file ($v)" \
 					"$(m_xc "$ne" "$nx" 0 "$ps")" \
-					"$(raw execve-check "$v" "$file")"
+					"$(raw execve_check "$v" "$file")"
 			done
 		done
-		k_tf_pipe=$(raw trusted-for pipe "$X/m/ok.sh")
-		k_xc_pipe=$(raw execve-check pipe "$X/m/ok.sh")
+		k_tf_pipe=$(raw trusted_for pipe "$X/m/ok.sh")
+		k_xc_pipe=$(raw execve_check pipe "$X/m/ok.sh")
 		t_eq "$W: trusted_for on a pipe" "$(m_tf 0 0 1)" "$k_tf_pipe"
 		t_eq "$W: AT_EXECVE_CHECK on a pipe" "$(m_xc 0 0 1)" "$k_xc_pipe"
 
@@ -220,8 +220,8 @@ for P in 0 1 2 3; do
 					"$(m_xc "$ne" "$nx" "$nonreg" "$ps")")
 				# -c has no descriptor: judged as a pipe
 				if [ "$kind" != cmd ]; then
-					kwant=$(combine "$kind" "$(raw trusted-for "$via" "$file")" \
-						"$(raw execve-check "$via" "$file")")
+					kwant=$(combine "$kind" "$(raw trusted_for "$via" "$file")" \
+						"$(raw execve_check "$via" "$file")")
 				else
 					kwant=$(combine "$kind" "$k_tf_pipe" "$k_xc_pipe")
 				fi
