@@ -58,7 +58,7 @@ static const char usage_text[] =
 "API is the interface that answered (trusted_for, execve_check, none); a\n"
 "deny is EACCES, EPERM or ETXTBSY (busy); the fifth field, for fd:pipe,\n"
 "fd:memfd and fd:socket only, names the descriptor.  With --count, one\n"
-"line instead: \"checks C allowed A denied D errors E\" (C = A + D + E).\n"
+"line instead: \"allowed A denied D errors E checks C\" (C = A + D + E).\n"
 "Exit status: 0 every check allowed, 1 some denied, 2 usage or setup\n"
 "error, 3 the kernel cannot answer (ENOSYS), 4 a FILE could not be opened\n"
 "or a check failed otherwise; the highest of 3, 4, 1 wins.\n";
@@ -323,8 +323,8 @@ int main(int argc, char **argv)
 				t->name);
 	}
 	if (o.count)
-		printf("checks %lu allowed %lu denied %lu errors %lu\n",
-		       allowed + denied + errors, allowed, denied, errors);
+		printf("allowed %lu denied %lu errors %lu checks %lu\n",
+		       allowed, denied, errors, allowed + denied + errors);
 	fflush(stdout);
 	if (o.hold)
 		while (read(STDIN_FILENO, buf, sizeof(buf)) > 0)
