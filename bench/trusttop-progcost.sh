@@ -12,8 +12,9 @@ case $N in '' | *[!0-9]* | 0)
 	echo "trusttop-progcost: '$N' is not a positive number of checks" >&2; exit 2 ;;
 esac
 B=${TRUSTTOP_BUILD:-build/user/trusttop}
-[ -x "$B/trusttop" ] && [ -x "$B/tt-workload" ] || {
-	echo "trusttop-progcost: no $B/trusttop or $B/tt-workload: run 'make -C trusttop' first" >&2; exit 2; }
+WORKLOAD=$(dirname "$B")/tests/probe/probe
+[ -x "$B/trusttop" ] && [ -x "$WORKLOAD" ] || {
+	echo "trusttop-progcost: no $B/trusttop or $WORKLOAD: run 'make -C trusttop' first" >&2; exit 2; }
 command -v bpftool > /dev/null || { echo "trusttop-progcost: bpftool is not installed (apt-get install bpftool)" >&2; exit 2; }
 D=$(mktemp -d /tmp/trusttop-cost.XXXXXX)
 P=
@@ -32,9 +33,9 @@ while [ ! -s "$D/out.json" ]; do
 done
 bad=0
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
-w=$("$B/tt-workload" -c tt-cost -n "$N" "$D/ok.sh" 2>&1)
-if [ "$w" != "allowed $N denied 0 errors 0" ]; then
-	echo "WRONG COUNT: workload said '$w', expected 'allowed $N denied 0 errors 0'" >&2
+w=$("$WORKLOAD" -c tt-cost -n "$N" "$D/ok.sh" 2>&1)
+if [ "$w" != "allowed $N denied 0 errors 0 checks $N" ]; then
+	echo "WRONG COUNT: workload said '$w', expected 'allowed $N denied 0 errors 0 checks $N'" >&2
 	bad=1
 fi
 ours > "$D/ids.after"

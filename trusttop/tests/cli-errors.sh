@@ -2,13 +2,13 @@
 # Host test: bad input and missing privileges/backends give one clear line
 # on stderr and the documented exit status (trusttop.8, EXIT STATUS).
 # Runs on any kernel: what needs a backend is skipped without one.
-# Needs: TRUSTTOP, WORKLOAD (its -P probes the kernel), root (to drop
+# Needs: TRUSTTOP, WORKLOAD (tests/probe: its --kernel probes the kernel), root (to drop
 # privileges with setpriv/capsh, to mask /sys/kernel with unshare).
 . "$(dirname "$0")/../../tests/lib/assert.sh"
 . "$(dirname "$0")/model.sh"
 SUITE=trusttop-cli-errors
 : "${TRUSTTOP:?}"
-: "${WORKLOAD:=$(dirname "$TRUSTTOP")/tt-workload}"
+: "${WORKLOAD:=$(dirname "$(dirname "$TRUSTTOP")")/tests/probe/probe}"
 tt_detect
 E=$(mktemp /tmp/trusttop-err.XXXXXX)
 trap 'rm -f "$E" "$E.tty"' EXIT

@@ -5,7 +5,7 @@
 # trusttop names mainline's refusals), never from trusttop's output.
 # Every caller of the checks is root, as the tests are.
 #
-# Needs WORKLOAD (tt-workload, whose -P probes the kernel on its own).
+# Needs WORKLOAD (tests/probe, whose --kernel probes the kernel on its own).
 
 # Reason bits (lib/trustedfor.h) and trusttop's slot names, in slot order.
 TT_NOEXEC=1 TT_PERM=2 TT_NOTREG=4 TT_PSEUDO=8 TT_BUSY=16
@@ -25,7 +25,7 @@ tt_tracefs() {
 # "trusted_for", "execve_check" or "none" (then TT_WHY says why).
 tt_detect() {
 	tt_tracefs
-	has=$("$WORKLOAD" -P 2>/dev/null)
+	has=$("$WORKLOAD" --kernel 2>/dev/null)
 	TT_WHY=
 	case " $has " in
 	*" trusted_for "*) BK=trusted_for; return ;;
@@ -60,8 +60,8 @@ tt_policy() {
 #   noexec  regular, mode 0755, owned by root, on a noexec mount
 #   dir     a directory on an exec mount
 #   proc    /proc/version (procfs, mode 0444)
-#   busy    as exec, but the checker holds it open for writing (tt-workload
-#           -W): execve(2) refuses it (ETXTBSY); trusted_for(2) does not
+#   busy    as exec, but the checker holds it open for writing (probe
+#           -w): execve(2) refuses it (ETXTBSY); trusted_for(2) does not
 #           look at writers
 # tt_model BACKEND POLICY KIND: sets M_DENY (reason bits of the refusal, 0
 # when allowed) and M_WOULD (what trusttop reports as would-deny).
@@ -161,8 +161,8 @@ row_pct() {
 	awk -v a="$E_ALLOWED" -v d="$E_DENIED" \
 		'BEGIN { printf "%.1f\n", a + d ? 100 * d / (a + d) : 0 }'
 }
-# tt_verdicts: "allowed A denied D errors 0" as tt-workload prints it.
-row_verdicts() { echo "allowed $E_ALLOWED denied $E_DENIED errors 0"; }
+# row_verdicts: "allowed A denied D errors 0 checks C" as probe -n prints it.
+row_verdicts() { echo "allowed $E_ALLOWED denied $E_DENIED errors 0 checks $((E_ALLOWED + E_DENIED))"; }
 
 # tt_backend_label BACKEND: how trusttop names the backend it loaded in
 # auto mode: on the patched kernel with AT_EXECVE_CHECK (patches 6-9, whose
@@ -170,7 +170,7 @@ row_verdicts() { echo "allowed $E_ALLOWED denied $E_DENIED errors 0"; }
 tt_backend_label() {
 	case $1 in
 	trusted_for)
-		case " $("$WORKLOAD" -P) " in
+		case " $("$WORKLOAD" --kernel) " in
 		*" execve_check "*) echo "trusted_for+execve_check (tp_btf)" ;;
 		*) echo "trusted_for (tp_btf)" ;;
 		esac ;;
@@ -182,7 +182,7 @@ tt_backend_label_ui() {
 	tt_backend_label "$1" | sed 's/^trusted_for+execve_check /tf+check /'
 }
 # tt_api_short BACKEND: the terminal view's API column ("tf", "check") for
-# tt-workload's checks, which go through the backend tt_detect found.
+# the probe's checks, which go through the backend tt_detect found.
 tt_api_short() {
 	case $1 in
 	trusted_for) echo tf ;;

@@ -8,14 +8,15 @@
 . trusttop/tests/model.sh
 SUITE=trusttop-vm-ui
 B=${TRUSTTOP_BUILD:-build/user/trusttop}
-if [ ! -x "$B/trusttop" ] || [ ! -x "$B/tt-workload" ]; then
+WORKLOAD=$(dirname "$B")/tests/probe/probe
+if [ ! -x "$B/trusttop" ] || [ ! -x "$WORKLOAD" ]; then
 	t_fail "no $B/trusttop: run 'make -C trusttop' on the host first"
 	t_done "$SUITE"; exit 1
 fi
 D=$(mktemp -d /tmp/trusttop-vmui.XXXXXX)
 T="tmux -L trusttop-vm-$$"
 trap '$T kill-server 2>/dev/null; rm -rf "$D"' EXIT
-cp "$B/tt-workload" "$D/python3"
+cp "$WORKLOAD" "$D/python3"
 printf 'x\n' > "$D/nox.py"; chmod 644 "$D/nox.py"
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
 
