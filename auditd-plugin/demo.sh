@@ -1,6 +1,6 @@
 #!/bin/sh
 # make -C auditd-plugin demo: a private auditd with audisp-trusted-for in its
-# plugins.d, a policy change, three "interpreters" (the tf-deny probe under
+# plugins.d, a policy change, three "interpreters" (the test probe under
 # the names python3, perl and dash) denied on scripts of a noexec mount, then
 # the report of what they were denied. Runs in the trustfor VM (tests/vm/run)
 # unless this kernel already has trusted_for.

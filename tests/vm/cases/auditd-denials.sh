@@ -54,14 +54,14 @@ echo 7 > /proc/sys/fs/trust_policy 2>/dev/null
 t_eq "invalid policy refused" 3 "$(cat /proc/sys/fs/trust_policy)"
 lost0=$(lost)
 
-t_eq "python3 denied 7" "denied 7 allowed 0 errors 0" "$("$D/bin/python3" -n 7 "$F1")"
+t_eq "python3 denied 7" "allowed 0 denied 7 errors 0 checks 7" "$("$D/bin/python3" -n 7 "$F1")"
 # perl under a syscall rule on trusted_for: its events also hold SYSCALL and
 # PATH records (audit_file()); the rule is removed after the batch.
 RULE="-F arch=b64 -S 451 -F key=tf-denials"
 t_run "syscall rule on trusted_for loaded" auditctl -a always,exit $RULE
-t_eq "perl denied 11" "denied 11 allowed 0 errors 0" "$("$D/bin/perl" -n 11 "$F2")"
+t_eq "perl denied 11" "allowed 0 denied 11 errors 0 checks 11" "$("$D/bin/perl" -n 11 "$F2")"
 t_run "syscall rule removed" auditctl -d always,exit $RULE
-t_eq "lua denied 13" "denied 13 allowed 0 errors 0" "$("$D/bin/$(printf 'lua\tx')" -n 13 "$F3")"
+t_eq "lua denied 13" "allowed 0 denied 13 errors 0 checks 13" "$("$D/bin/$(printf 'lua\tx')" -n 13 "$F3")"
 K=31
 
 # Policies 0 and 1 (no exec-permission bit): a refusal of a file on an exec
@@ -73,14 +73,14 @@ chmod 0600 "$D/secret.py"
 W_PID=$("$D/bin/$WNAME" -c 'echo $$; echo 0 > /proc/sys/fs/trust_policy')
 t_eq "policy 0 set by the hostile writer" 0 "$(cat /proc/sys/fs/trust_policy)"
 as_nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
-t_eq "policy 0: refused 5 times (read permission)" "denied 5 allowed 0 errors 0" \
-	"$(as_nobody "$D/bin/ruby" -n 5 -d 3 3< "$D/secret.py")"
+t_eq "policy 0: refused 5 times (read permission)" "allowed 0 denied 5 errors 0 checks 5" \
+	"$(as_nobody "$D/bin/ruby" -n 5 fd:3 3< "$D/secret.py")"
 echo 1 > /proc/sys/fs/trust_policy
-t_eq "policy 1: refused 4 times (read permission)" "denied 4 allowed 0 errors 0" \
-	"$(as_nobody "$D/bin/ruby" -n 4 -d 3 3< "$D/secret.py")"
+t_eq "policy 1: refused 4 times (read permission)" "allowed 0 denied 4 errors 0 checks 4" \
+	"$(as_nobody "$D/bin/ruby" -n 4 fd:3 3< "$D/secret.py")"
 echo 2 > /proc/sys/fs/trust_policy
-t_eq "policy 2: refused 3 times" "denied 3 allowed 0 errors 0" \
-	"$(as_nobody "$D/bin/ruby" -n 3 -d 3 3< "$D/secret.py")"
+t_eq "policy 2: refused 3 times" "allowed 0 denied 3 errors 0 checks 3" \
+	"$(as_nobody "$D/bin/ruby" -n 3 fd:3 3< "$D/secret.py")"
 echo 3 > /proc/sys/fs/trust_policy
 K=$((K + 3))
 
@@ -129,19 +129,19 @@ cp "$PROBE" "$D/bin/trusted-dash"
 TD=$D/bin/trusted-dash
 # A kernel without AT_EXECVE_CHECK (this series before issue 11) answers
 # ENOSYS: the probe counts an error, and these checks are skipped.
-probe_ec=$("$TD" -x -n 1 "$EC/ok.sh" 2>&1)
+probe_ec=$("$TD" -a execve_check -n 1 "$EC/ok.sh" 2>&1)
 EC_OBS=0 EC_ENF=0
-if [ "$probe_ec" = "denied 0 allowed 1 errors 0" ]; then
+if [ "$probe_ec" = "allowed 1 denied 0 errors 0 checks 1" ]; then
 	EC_OBS=14 EC_ENF=8 # the probes' refusals below: observed 5+3+2+4, enforced 6+2
-	t_eq "execve_check: allowed file, no refusal" "denied 0 allowed 3 errors 0" "$("$TD" -x -n 3 "$EC/ok.sh")"
-	t_eq "observed: file_perm 5" "denied 5 allowed 0 errors 0" "$("$TD" -x -n 5 "$EC/plain.sh")"
-	t_eq "observed: noexec_mount 3" "denied 3 allowed 0 errors 0" "$("$TD" -x -n 3 "$F3")"
-	t_eq "observed: not_regular 2" "denied 2 allowed 0 errors 0" "$("$TD" -x -n 2 "$EC/dir")"
-	t_eq "observed: write_busy 4" "denied 4 allowed 0 errors 0" \
-		"$(sh -c 'exec 7>> "$1"; "$2" -x -n 4 "$1"' _ "$EC/busy.sh" "$TD")"
-	t_eq "enforced: file_perm 6" "denied 6 allowed 0 errors 0" "$("$TD" -x -s 0x100 -n 6 "$EC/plain.sh")"
-	t_eq "enforced: write_busy 2" "denied 2 allowed 0 errors 0" \
-		"$(sh -c 'exec 7>> "$1"; "$2" -x -s 0x100 -n 2 "$1"' _ "$EC/busy.sh" "$TD")"
+	t_eq "execve_check: allowed file, no refusal" "allowed 3 denied 0 errors 0 checks 3" "$("$TD" -a execve_check -n 3 "$EC/ok.sh")"
+	t_eq "observed: file_perm 5" "allowed 0 denied 5 errors 0 checks 5" "$("$TD" -a execve_check -n 5 "$EC/plain.sh")"
+	t_eq "observed: noexec_mount 3" "allowed 0 denied 3 errors 0 checks 3" "$("$TD" -a execve_check -n 3 "$F3")"
+	t_eq "observed: not_regular 2" "allowed 0 denied 2 errors 0 checks 2" "$("$TD" -a execve_check -n 2 "$EC/dir")"
+	t_eq "observed: write_busy 4" "allowed 0 denied 4 errors 0 checks 4" \
+		"$(sh -c 'exec 7>> "$1"; "$2" -a execve_check -n 4 "$1"' _ "$EC/busy.sh" "$TD")"
+	t_eq "enforced: file_perm 6" "allowed 0 denied 6 errors 0 checks 6" "$("$TD" -a execve_check -s 0x100 -n 6 "$EC/plain.sh")"
+	t_eq "enforced: write_busy 2" "allowed 0 denied 2 errors 0 checks 2" \
+		"$(sh -c 'exec 7>> "$1"; "$2" -a execve_check -s 0x100 -n 2 "$1"' _ "$EC/busy.sh" "$TD")"
 	t_run "plugin counted K=$K + $((EC_OBS + EC_ENF)) execve_check (saved)" save_until $((K + EC_OBS + EC_ENF)) 60
 	rep=$("$BIN" report --state "$D/audit/state/state.json")
 	t_eq "split by API" \
@@ -172,7 +172,7 @@ execve_check/observed write_busy 4" "$(printf '%s\n' "$rep" | reason_rows)"
 		"$(printf '%s\n' "$EC_LOG" | grep -c ' policy=? ') $(printf '%s\n' "$EC_LOG" | grep -cE ' api=execve_check secbits=0x[0-9a-f]+([^0-9a-f]|$)')"
 	t_eq "no record for the allowed file (grep)" 0 "$(printf '%s\n' "$EC_LOG" | grep -cF "$EC/ok.sh")"
 else
-	t_skip "execveat(AT_EXECVE_CHECK) refusals (issue 11): this kernel has no AT_EXECVE_CHECK (tf-deny -x: $probe_ec)"
+	t_skip "execveat(AT_EXECVE_CHECK) refusals (issue 11): this kernel has no AT_EXECVE_CHECK (probe -a execve_check: $probe_ec)"
 fi
 K_EC=$((EC_OBS + EC_ENF))
 
