@@ -401,7 +401,7 @@ else t_fail "apply --if-restrict-file: stderr '$err'"; fi
 run "$P" explain --model execve_check --policy 3 "$t/ok.sh"
 usage_error "explain --model execve_check --policy 3" "execveat(AT_EXECVE_CHECK) has none"
 # A staged tree against the running kernel's own AT_EXECVE_CHECK, asked by
-# tf-probe as each subject; the count of files is the generator's.
+# tests/probe as each subject; the count of files is the generator's.
 ecn=0
 ecs() { ecn=$((ecn + 1)); printf '#!/bin/sh\n' > "$t/ec/$1"; chown "$3" "$t/ec/$1"; chmod "$2" "$t/ec/$1"; }
 mkdir "$t/ec"
@@ -409,13 +409,13 @@ ecs x0755.sh 0755 0:0; ecs r0644.sh 0644 0:0; ecs xonly0111.sh 0111 0:0
 ecs own0700.sh 0700 0:0; ecs nobody0700.sh 0700 65534:65534; ecs g0750.sh 0750 0:65534
 ecs busy0755.sh 0755 0:0; ecs busy0700.sh 0700 0:0
 exec {wb1}>>"$t/ec/busy0755.sh" {wb2}>>"$t/ec/busy0700.sh" # open for writing: ETXTBSY
-PROBE=${TF_PROBE:-$(dirname "$P")/tf-probe}
-if ! "$PROBE" --backend execve_check "$t/ec/x0755.sh" | grep -q '^allow '; then
+PROBE=${TF_PROBE:-$(dirname "$(dirname "$P")")/tests/probe/probe}
+if [ "$("$PROBE" -a execve_check "$t/ec/x0755.sh" | cut -f1)" != allow ]; then
 	T_SKIP=$((T_SKIP + 9))
 	t_skip "check and explain --if-restrict-file against the kernel (10 checks): this kernel has no AT_EXECVE_CHECK (mainline < 6.14 or Debian's 6.1; the VM case policyctl-proof checks it on the trustfor kernel)"
 else
 	for u in 0 65534; do
-		want=$("$PROBE" --as $u --backend execve_check "$t"/ec/* | awk '$1 == "deny" || $1 == "busy" {print $2}' | sort)
+		want=$("$PROBE" --as $u -a execve_check "$t"/ec/* | awk -F'\t' '$1 == "deny" {print $4}' | sort)
 		nwant=$(grep -c . <<< "$want")
 		run "$P" check --if-restrict-file --user $u --path "$t/ec" --json
 		t_eq "check --if-restrict-file --user $u: exit status ($nwant refused by the kernel)" \
@@ -425,7 +425,7 @@ else
 		t_eq "check --if-restrict-file --user $u --json: model, no policy" \
 			"execve_check null" "$(jq -r '"\(.model) \(.policy)"' "$tmp/out")"
 	done
-	want=$("$PROBE" --as 65534 --backend execve_check "$t"/ec/* | awk '{print $1 == "busy" ? "deny" : $1, $2}')
+	want=$("$PROBE" --as 65534 -a execve_check "$t"/ec/* | awk -F'\t' '{print $1, $4}')
 	run "$P" explain --if-restrict-file --user 65534 "$t"/ec/*
 	t_eq "explain --if-restrict-file --user 65534: the kernel's verdicts" \
 		"$want" "$(awk '{print $1, $NF}' "$tmp/out")"

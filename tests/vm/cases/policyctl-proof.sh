@@ -12,7 +12,7 @@
 # another mount namespace, on its own noexec and exec tmpfs mounts; and pipe,
 # memfd and socket fds) is checked under fs.trust_policy 0..3 for root, the
 # owner user and another user:
-#   kernel:     tf-probe --as UID FILE...   (trusted_for(2) as that user)
+#   kernel:     probe --as UID -a trusted_for FILE...   (tests/probe: as that user)
 #   prediction: policyctl explain --policy N --user UID FILE...
 # Only verdicts present on both sides are counted, and that count must equal
 # the number of cases the corpus generator made (its own counter, files x 3
@@ -30,12 +30,13 @@ SUITE=policyctl-proof
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tests/lib/assert.sh"
 P=$top/build/user/policyctl/policyctl
-PROBE=$top/build/user/policyctl/tf-probe
+PROBE=$top/build/user/tests/probe/probe
+PIN_MAP=$top/build/user/policyctl/tf-pin-map
 POLICY=/proc/sys/fs/trust_policy
 PY=/usr/bin/python3
 
-if [ ! -x "$P" ] || [ ! -x "$PROBE" ]; then
-	t_fail "host build present ($P, $PROBE): run make -C policyctl"
+if [ ! -x "$P" ] || [ ! -x "$PROBE" ] || [ ! -x "$PIN_MAP" ]; then
+	t_fail "host build present ($P, $PROBE, $PIN_MAP): run make -C policyctl"
 	t_done $SUITE; exit 1
 fi
 if [ ! -w "$POLICY" ]; then
@@ -188,7 +189,7 @@ if have_fs bpf && mount -t bpf pcbpf $C/bpf; then
 	mkdir -m 0755 $C/bpf/dir; ext $C/bpf/dir
 	for m in "map-root 0600 root:root" "map-alice 0750 pcalice:pcshared" "map-x 0755 root:root"; do
 		set -- $m
-		"$PROBE" --pin-map $C/bpf/$1 && chmod $2 $C/bpf/$1 && chown $3 $C/bpf/$1
+		"$PIN_MAP" $C/bpf/$1 && chmod $2 $C/bpf/$1 && chown $3 $C/bpf/$1
 		ext $C/bpf/$1
 	done
 else
@@ -245,15 +246,15 @@ for pol in 0 1 2 3; do
 	for uid in 0 2001 2002; do
 		declare -A kern=() pred=()
 		# (files, not <(...): the VM has no /dev/fd)
-		"$PROBE" --as $uid "${files[@]}" > /tmp/pc-kern.txt
+		"$PROBE" --as $uid -a trusted_for "${files[@]}" > /tmp/pc-kern.txt
 		"$P" explain --policy $pol --user $uid "${files[@]}" > /tmp/pc-pred.txt 2> /tmp/pc-explain.err
-		while read -r v a b; do
-			case $v in allow|deny) kern[$a]=$v ;; *) echo "# probe: $v $a $b" ;; esac
+		while IFS=$'\t' read -r v e api a b; do
+			case $v in allow|deny) kern[$a]=$v ;; *) echo "# probe: $v $e $api $a $b" ;; esac
 		done < /tmp/pc-kern.txt
 		while read -r v r p u path; do
 			case $v in allow|deny) pred[$path]=$v ;; esac
 		done < /tmp/pc-pred.txt
-		echo "# policy $pol uid $uid: kernel denies $(grep -c '^deny ' /tmp/pc-kern.txt), allows $(grep -c '^allow ' /tmp/pc-kern.txt) of ${#files[@]}"
+		echo "# policy $pol uid $uid: kernel denies $(grep -c '^deny' /tmp/pc-kern.txt), allows $(grep -c '^allow' /tmp/pc-kern.txt) of ${#files[@]}"
 		if [ -s /tmp/pc-explain.err ]; then
 			t_fail "explain errors: $(cat /tmp/pc-explain.err)"
 		fi
@@ -271,14 +272,14 @@ for pol in 0 1 2 3; do
 			fi
 		done
 		# pipe, memfd and socket fds, created by the subject
-		coproc PRB { "$PROBE" --as $uid --hold "${fds[@]}"; }
+		coproc PRB { "$PROBE" --as $uid -a trusted_for --hold "${fds[@]}"; }
 		for _ in "${fds[@]}"; do
 			v= kind= procpath= pv=
-			read -r v kind procpath <&"${PRB[0]}"
+			IFS=$'\t' read -r v e api kind procpath <&"${PRB[0]}"
 			case $v in
 			allow|deny)
 				pv=$("$P" explain --policy $pol --user $uid "$procpath" | awk '{print $1}') ;;
-			*)	echo "# probe: $v $kind $procpath"; v= ;;
+			*)	echo "# probe: $v $e $api $kind $procpath"; v= ;;
 			esac
 			case $pv in allow|deny) ;; *) pv= ;; esac
 			if [ -z "$v" ] || [ -z "$pv" ]; then
@@ -321,9 +322,9 @@ t_eq "agreement" "$both/$both" "$agree/$both"
 
 # --- execveat(AT_EXECVE_CHECK) --------------------------------------------
 # The same corpus, for the same three subjects:
-#   kernel:     tf-probe --as UID --backend execve_check FILE...
+#   kernel:     probe --as UID -a execve_check FILE...
 #   prediction: policyctl explain --model execve_check --user UID FILE...
-# The kernel's answer is allow, deny (EACCES) or busy (ETXTBSY); the
+# The kernel's answer is allow, deny (EACCES) or busy (deny ETXTBSY); the
 # prediction's deny with reason write_busy is "busy". fs.trust_policy must
 # not change AT_EXECVE_CHECK: the probe asks under policies 0 and 3, and the
 # two answers must be the same. `policyctl check --if-restrict-file` (what
@@ -331,22 +332,23 @@ t_eq "agreement" "$both/$both" "$agree/$both"
 # scripts the kernel refuses.
 # (a kernel without it fails the counts below, once, instead of every case)
 ec_uids="0 2001 2002"
-if ! "$PROBE" --backend execve_check /usr/bin/dash | grep -q '^allow '; then
-	t_fail "the kernel answers execveat(AT_EXECVE_CHECK) (issue 11 kernel): $("$PROBE" --backend execve_check /usr/bin/dash 2>&1)"
+if [ "$("$PROBE" -a execve_check /usr/bin/dash | cut -f1)" != allow ]; then
+	t_fail "the kernel answers execveat(AT_EXECVE_CHECK) (issue 11 kernel): $("$PROBE" -a execve_check /usr/bin/dash 2>&1)"
 	ec_uids=
 fi
 ec_both=0 ec_agree=0 ec_missing=0
 for uid in $ec_uids; do
 	declare -A kern=() pred=()
 	echo 0 > $POLICY
-	"$PROBE" --as $uid --backend execve_check "${files[@]}" > /tmp/pc-kern0.txt
+	"$PROBE" --as $uid -a execve_check "${files[@]}" > /tmp/pc-kern0.txt
 	echo 3 > $POLICY
-	"$PROBE" --as $uid --backend execve_check "${files[@]}" > /tmp/pc-kern.txt
+	"$PROBE" --as $uid -a execve_check "${files[@]}" > /tmp/pc-kern.txt
 	t_eq "execve_check uid $uid: the same answers under fs.trust_policy 0 and 3" \
 		"$(cat /tmp/pc-kern0.txt)" "$(cat /tmp/pc-kern.txt)"
 	"$P" explain --model execve_check --user $uid "${files[@]}" > /tmp/pc-pred.txt 2> /tmp/pc-explain.err
-	while read -r v a b; do
-		case $v in allow|deny|busy) kern[$a]=$v ;; *) echo "# probe: $v $a $b" ;; esac
+	while IFS=$'\t' read -r v e api a b; do
+		[ "$v $e" != "deny ETXTBSY" ] || v=busy
+		case $v in allow|deny|busy) kern[$a]=$v ;; *) echo "# probe: $v $e $api $a $b" ;; esac
 	done < /tmp/pc-kern.txt
 	while read -r v r m u path; do
 		case $v in
@@ -354,7 +356,7 @@ for uid in $ec_uids; do
 		deny) if [ "$r" = write_busy ]; then pred[$path]=busy; else pred[$path]=deny; fi ;;
 		esac
 	done < /tmp/pc-pred.txt
-	echo "# execve_check uid $uid: kernel denies $(grep -c '^deny ' /tmp/pc-kern.txt), busy $(grep -c '^busy ' /tmp/pc-kern.txt), allows $(grep -c '^allow ' /tmp/pc-kern.txt) of ${#files[@]}"
+	echo "# execve_check uid $uid: kernel denies $(grep -c '^deny' /tmp/pc-kern.txt) (busy $(grep -c $'^deny\tETXTBSY' /tmp/pc-kern.txt)), allows $(grep -c '^allow' /tmp/pc-kern.txt) of ${#files[@]}"
 	if [ -s /tmp/pc-explain.err ]; then
 		t_fail "explain --model execve_check errors: $(cat /tmp/pc-explain.err)"
 	fi
@@ -371,15 +373,16 @@ for uid in $ec_uids; do
 			echo "# MISMATCH execve_check uid=$uid $f: kernel=${kern[$f]} predicted=${pred[$f]} ($(stat -L -c '%A %U:%G %T' "$f"))"
 		fi
 	done
-	coproc PRB { "$PROBE" --as $uid --backend execve_check --hold "${fds[@]}"; }
+	coproc PRB { "$PROBE" --as $uid -a execve_check --hold "${fds[@]}"; }
 	for _ in "${fds[@]}"; do
 		v= kind= procpath= pv=
-		read -r v kind procpath <&"${PRB[0]}"
+		IFS=$'\t' read -r v e api kind procpath <&"${PRB[0]}"
+		[ "$v $e" != "deny ETXTBSY" ] || v=busy
 		case $v in
 		allow|deny|busy)
 			pv=$("$P" explain --model execve_check --user $uid "$procpath" |
 			     awk '{print $1 == "deny" && $2 == "write_busy" ? "busy" : $1}') ;;
-		*)	echo "# probe: $v $kind $procpath"; v= ;;
+		*)	echo "# probe: $v $e $api $kind $procpath"; v= ;;
 		esac
 		case $pv in allow|deny|busy) ;; *) pv= ;; esac
 		if [ -z "$v" ] || [ -z "$pv" ]; then
