@@ -21,6 +21,7 @@
 
 #include "escape.h"
 #include "probe.h"
+#include "user.h"
 
 #define EXIT_DENIED 1
 #define EXIT_USAGE 2
@@ -91,22 +92,6 @@ static int parse_ulong(const char *s, int base, unsigned long *v)
 	errno = 0;
 	*v = strtoul(s, &end, base);
 	return errno || end == s || *end || *s == '-' ? -1 : 0;
-}
-
-/* USER as a name or a decimal uid */
-static int parse_user(const char *s, uid_t *uid)
-{
-	struct passwd *pw = getpwnam(s);
-	unsigned long v;
-
-	if (pw) {
-		*uid = pw->pw_uid;
-		return 0;
-	}
-	if (parse_ulong(s, 10, &v) || v >= (uid_t)-1)
-		return -1;
-	*uid = (uid_t)v;
-	return 0;
 }
 
 /* setgroups, setresgid, setresuid: every capability is lost but uid 0's */
@@ -229,7 +214,7 @@ int main(int argc, char **argv)
 			break;
 		case 'u':
 			o.as = optarg;
-			if (parse_user(optarg, &uid))
+			if (tf_parse_user(optarg, &uid))
 				return bad("--as", optarg, "give a user name or a uid");
 			break;
 		case 'c':
