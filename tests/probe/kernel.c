@@ -121,7 +121,8 @@ int probe_kernel_offers(void)
 	int ec = has_execve_check();
 
 	if (ec < 0) {
-		fprintf(stderr, "probe: --kernel: AT_EXECVE_CHECK refused on every known-good executable (/proc/self/exe, /bin/true): cannot tell\n");
+		fprintf(stderr, "probe: --kernel: AT_EXECVE_CHECK refused on every "
+				"known-good executable (/proc/self/exe, /bin/true): cannot tell\n");
 		return -1;
 	}
 	printf("%s%s%s\n", tf ? "trusted_for" : "", tf && ec ? " " : "",

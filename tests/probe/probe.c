@@ -54,7 +54,8 @@ static const char usage_text[] =
 "FILE is a path (opened O_RDONLY|O_NONBLOCK, symlinks followed), \"-\" or\n"
 "fd:N (the inherited descriptor, asked as it is), or fd:pipe, fd:memfd,\n"
 "fd:socket (made after --as, owned by the subject).\n"
-"Output, one line a FILE (tab-separated):\n"
+"Output, one line a FILE (tab-separated; FILE as given, escaped as\n"
+"lib/escape.h does for a terminal):\n"
 "  allow|deny|error  ERRNO-NAME (- when allowed)  API  FILE  [/proc/PID/fd/N]\n"
 "API is the interface that answered (trusted_for, execve_check, none); a\n"
 "deny is EACCES, EPERM or ETXTBSY (busy); the fifth field, for fd:pipe,\n"
@@ -62,7 +63,8 @@ static const char usage_text[] =
 "line instead: \"allowed A denied D errors E checks C\" (C = A + D + E).\n"
 "Exit status: 0 every check allowed, 1 some denied, 2 usage or setup\n"
 "error, 3 the kernel cannot answer (ENOSYS), 4 a FILE could not be opened\n"
-"or a check failed otherwise; the highest of 3, 4, 1 wins.\n";
+"or a check failed otherwise (3 before 4 before 1); --kernel exits 2 when\n"
+"it cannot tell.\n";
 
 struct opts {
 	enum probe_api api;
