@@ -16,6 +16,7 @@
 #   - $(B)/%.o: %.c, $(B)/tests/%.o: tests/%.c and DIR/: the one directory
 #     rule (use "| $(B)/" or "| $(B)/tests/" as order-only prerequisite);
 #   - $(LIBTF), lib's internal archive, built by lib/ in this flavour;
+#   - $(PROBE), the test probe (tests/probe), built there in this flavour;
 #   - test-helpers: builds $(TEST_HELPERS) (what the test suites and VM
 #     cases run besides the tools);
 #   - check / run-tests: the one result gate, see mk/tests.mk;
@@ -85,6 +86,13 @@ $(B)/tests/%.o: tests/%.c | $(B)/tests/
 ifneq ($(TF_DIR),lib)
 $(LIBTF): FORCE
 	$(Q)$(MAKE) -C $(TOP)/lib SAN=$(SAN) O=$(O) internal
+endif
+
+# The test probe every suite asks the kernel with (tests/probe/probe.c).
+PROBE := $(O)/tests/probe/probe
+ifneq ($(TF_DIR),tests/probe)
+$(PROBE): FORCE
+	$(Q)$(MAKE) -C $(TOP)/tests/probe SAN=$(SAN) O=$(O) all
 endif
 
 # all's prerequisites come from the directory's Makefile; the empty recipe
