@@ -78,7 +78,8 @@ int tf_mountinfo_parse_line(char *line, struct tf_mount *m)
 	    parse_ull(field(&cur), &m->parent_id))
 		goto bad;
 	dev = field(&cur);
-	if (!dev || !(colon = strchr(dev, ':')))
+	colon = dev ? strchr(dev, ':') : NULL;
+	if (!colon)
 		goto bad;
 	*colon = '\0';
 	if (parse_ull(dev, &maj) || parse_ull(colon + 1, &min) ||

@@ -31,8 +31,8 @@ static const char *iso_utc(time_t t, const char *tail, char *out, size_t n)
 
 	if (!n)
 		return out;
-	if (!gmtime_r(&t, &tm) || !(len = strftime(out, n, "%Y-%m-%dT%H:%M:%S", &tm)) ||
-	    (size_t)snprintf(out + len, n - len, "%s", tail) >= n - len)
+	len = gmtime_r(&t, &tm) ? strftime(out, n, "%Y-%m-%dT%H:%M:%S", &tm) : 0;
+	if (!len || (size_t)snprintf(out + len, n - len, "%s", tail) >= n - len)
 		out[0] = '\0';
 	return out;
 }

@@ -151,7 +151,8 @@ int pc_cmd_apply(int argc, char **argv)
 	p = pc_parse_check_args("apply", argc, argv, &c, &o, true);
 	if (p)
 		goto out;
-	if ((rc = preflight("apply")))
+	rc = preflight("apply");
+	if (rc)
 		goto out;
 	rc = PC_EXIT_ERROR;
 	if (tf_policy_read(&old) < 0) {
@@ -190,9 +191,11 @@ int pc_cmd_apply(int argc, char **argv)
 		       "(use --state FILE for another place)", sp);
 		goto out;
 	}
-	if ((rc = set_policy("apply", old, c.policy)))
+	rc = set_policy("apply", old, c.policy);
+	if (rc)
 		goto out;
-	if (o.persist && (rc = persist("apply", c.policy)))
+	rc = o.persist ? persist("apply", c.policy) : 0;
+	if (rc)
 		goto out;
 	rc = PC_EXIT_OK;
 	if (fflush(stdout) != 0)
@@ -261,7 +264,8 @@ int pc_cmd_rollback(int argc, char **argv)
 		pc_err("rollback: unexpected argument; usage: policyctl rollback [--state FILE]");
 		return PC_EXIT_ERROR;
 	}
-	if ((rc = preflight("rollback")))
+	rc = preflight("rollback");
+	if (rc)
 		return rc;
 	sp = state_path(opt_state);
 	if (read_state(sp, &old, &persisted) < 0) {
@@ -277,9 +281,11 @@ int pc_cmd_rollback(int argc, char **argv)
 		pc_err("rollback: cannot read %s: %m", TF_POLICY_PATH);
 		return PC_EXIT_ERROR;
 	}
-	if ((rc = set_policy("rollback", cur, old)))
+	rc = set_policy("rollback", cur, old);
+	if (rc)
 		return rc;
-	if (persisted && (rc = persist("rollback", old)))
+	rc = persisted ? persist("rollback", old) : 0;
+	if (rc)
 		return rc;
 	if (unlink(sp) < 0)
 		pc_err("rollback: rolled back, but cannot remove %s: %m", sp);

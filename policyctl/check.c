@@ -60,7 +60,9 @@ static void add_denial(struct pc_check *c, struct pc_mount *pm,
 		c->cap = cap;
 	}
 	d = calloc(1, sizeof(*d) + nsub * sizeof(d->sub[0]));
-	if (!d || !(d->path = strdup(path))) {
+	if (d)
+		d->path = strdup(path);
+	if (!d || !d->path) {
 		free(d);
 		c->oom = true;
 		return;

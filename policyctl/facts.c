@@ -255,7 +255,8 @@ static int scan_pid(struct pc_writers *w, size_t *cap, int procfd,
 
 	snprintf(dir, sizeof(dir), "%s/fd", pid);
 	dfd = openat(procfd, dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd < 0 || !(d = fdopendir(dfd))) {
+	d = dfd < 0 ? NULL : fdopendir(dfd);
+	if (!d) {
 		if (dfd >= 0)
 			close(dfd);
 		if (errno != ENOENT) /* ENOENT: it exited */
@@ -311,7 +312,8 @@ int pc_writers_load(struct pc_writers *w, const char *proc)
 	DIR *d;
 
 	memset(w, 0, sizeof(*w));
-	if (!(d = opendir(proc)))
+	d = opendir(proc);
+	if (!d)
 		return -1;
 	while ((e = readdir(d))) {
 		if (!e->d_name[0] || strspn(e->d_name, "0123456789") != strlen(e->d_name))

@@ -63,7 +63,7 @@ int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
-		int (*fn)(int, char **);
+		int (*fn)(int argc, char **argv);
 	} cmds[] = {
 		{ "status", pc_cmd_status },   { "check", pc_cmd_check },
 		{ "explain", pc_cmd_explain }, { "apply", pc_cmd_apply },

@@ -114,13 +114,14 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 				return -1;
 			break;
 		case 'P':
-			if (!(c->paths[c->npaths] = canonical("--path", optarg)))
+			c->paths[c->npaths] = canonical("--path", optarg);
+			if (!c->paths[c->npaths])
 				return -1;
 			c->npaths++;
 			break;
 		case 'x':
-			if (!(c->walk.excludes[c->walk.nexcludes] =
-				      canonical("--exclude", optarg)))
+			c->walk.excludes[c->walk.nexcludes] = canonical("--exclude", optarg);
+			if (!c->walk.excludes[c->walk.nexcludes])
 				return -1;
 			c->walk.nexcludes++;
 			break;
@@ -167,7 +168,7 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 			usage_line(stderr, cmd, apply);
 			return -1;
 		default:
-		unknown:
+unknown:
 			pc_err("%s: unknown option '%s'", cmd, argv[optind - 1]);
 			usage_line(stderr, cmd, apply);
 			return -1;

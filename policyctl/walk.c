@@ -85,7 +85,9 @@ void pc_walk_problem(struct pc_walk *w, const char *path, const char *what,
 	if (w->pool)
 		pthread_mutex_lock(&w->pool->lock);
 	w->nproblems_total++;
-	if (w->nproblems < PC_WALK_MAX_PROBLEMS && (line = malloc(n))) {
+	if (w->nproblems < PC_WALK_MAX_PROBLEMS)
+		line = malloc(n);
+	if (line) {
 		snprintf(line, n, "%s%s", path, buf);
 		w->problems[w->nproblems++] = line;
 	}
@@ -196,8 +198,9 @@ static void walk_dir(struct pc_walk *w, struct pc_mount *pm, int fd,
 				pc_path_pop(path, saved);
 				continue;
 			}
-			if (type == DT_UNKNOWN &&
-			    (type = entry_type(pm, fd, name)) < 0) {
+			if (type == DT_UNKNOWN)
+				type = entry_type(pm, fd, name);
+			if (type < 0) {
 				pc_path_pop(path, saved);
 				continue;
 			}

@@ -35,7 +35,8 @@ struct tt_app {
 	char filter[128];
 	long uid;	   /* -1 = all */
 	unsigned int api;  /* rows and events of one interface (enum
-			    * tt_source); 0 = all */
+			    * tt_source); 0 = all
+			    */
 
 	/* what we run on */
 	const char *backend;   /* human name of the attached flavour */
@@ -58,7 +59,8 @@ struct tt_app {
 	struct tt_recent recent[TT_RECENT];
 	uint64_t recent_seq;	/* events received so far */
 	/* The latest events matching the filter and user, for the pane: kept
-	 * apart so other activity cannot push them out. */
+	 * apart so other activity cannot push them out.
+	 */
 	struct tt_recent shown[TT_RECENT];
 	uint64_t shown_seq;
 	uint64_t json_seq;	/* last event already printed as JSON */
@@ -71,7 +73,8 @@ struct tt_app {
 
 /* output.c (json.c: tt_print_json) */
 /* Assemble an event's file as raw bytes: "/usr/bin/x", ".../b/x", or
- * "dev 8:1 ino 42" when the kernel gave no name. Returns @out. */
+ * "dev 8:1 ino 42" when the kernel gave no name. Returns @out.
+ */
 char *tt_event_path(const struct tt_event *e, char *out, size_t outsz);
 /* Escape hostile bytes for a terminal (lib/escape.h); JSON uses lib/tfjson.h. */
 const char *tt_escape(const char *raw, char *out, size_t outsz);
@@ -101,7 +104,8 @@ void tt_ui_draw(struct tt_app *a);
 /* Handle pending keys; returns false when the user asked to quit. */
 bool tt_ui_input(struct tt_app *a);
 /* Key group @i of the key table as --help lists it ("< > s sort") in @out;
- * NULL past the last group (@out may be NULL to ask only that). */
+ * NULL past the last group (@out may be NULL to ask only that).
+ */
 const char *tt_ui_key_group(size_t i, char *out, size_t outsz);
 
 #endif /* TRUSTTOP_APP_H */

@@ -138,7 +138,8 @@ void tt_backend_plan(const struct tt_backend *b, struct tt_plan *p)
 		p->avail |= TT_P_EC_TP;
 	p->avail &= b->allow;
 	/* Each set the kernel can feed, unless an earlier attempt already
-	 * loads all of its programs. */
+	 * loads all of its programs.
+	 */
 	for (size_t i = 0; i + 1 < ARRAY_SIZE(flavours); i++) {
 		unsigned int progs = flavours[i].progs;
 
@@ -148,7 +149,8 @@ void tt_backend_plan(const struct tt_backend *b, struct tt_plan *p)
 		chosen |= progs;
 	}
 	/* Mainline's AT_EXECVE_CHECK, seen at the syscall's exit: only when
-	 * the patched kernel's tracepoints are missing. */
+	 * the patched kernel's tracepoints are missing.
+	 */
 	if (!p->n && (b->allow & TT_P_EC_EXIT) && tf_kernel_has_execve_check()) {
 		p->has_ec = true;
 		if (tracepoint_exists(dir, "syscalls", "sys_exit_execveat")) {
@@ -171,7 +173,8 @@ void tt_plan_why(const struct tt_backend *b, const struct tt_plan *p,
 		"AT_EXECVE_CHECK but no syscall tracepoints (sys_exit_execveat: needs CONFIG_FTRACE_SYSCALLS and tracefs)";
 	bool tf = b->allow & TT_P_TRUSTED_FOR, ec = b->allow & TT_P_EXECVE_CHECK;
 	/* A choice that could use a classic tracepoint says how to get
-	 * tracefs: trusttop does not mount it. */
+	 * tracefs: trusttop does not mount it.
+	 */
 	bool fix = !p->tracefs &&
 		   (b->allow & (TT_P_TF_TP | TT_P_EC_TP | TT_P_EC_EXIT));
 	const char *tail = fix ? "; tracefs is not mounted: " TT_TRACEFS_FIX : "";

@@ -66,7 +66,8 @@ struct tt_plan {
 };
 
 /* Probe the kernel for what @b may use and fill @p. 0 attempts: see
- * tt_plan_why(). Never mounts anything. */
+ * tt_plan_why(). Never mounts anything.
+ */
 void tt_backend_plan(const struct tt_backend *b, struct tt_plan *p);
 /* One line (no newline) saying why @b has no attempt on kernel @kernel. */
 void tt_plan_why(const struct tt_backend *b, const struct tt_plan *p,
@@ -74,7 +75,8 @@ void tt_plan_why(const struct tt_backend *b, const struct tt_plan *p,
 
 struct bpf_program;
 /* Load only the programs of @progs: @prog[i] is the object's program for
- * bit 1 << i (TT_P_*), in that order. */
+ * bit 1 << i (TT_P_*), in that order.
+ */
 void tt_backend_autoload(struct bpf_program *const prog[TT_NPROGS],
 			 unsigned int progs);
 

@@ -153,7 +153,8 @@ int tt_print_json(struct tt_app *a, FILE *f)
 		json_object_object_add(ev, "would_deny",
 				       json_object_new_string(tt_reason_bits_str(r->ev.would_deny, false, buf, sizeof(buf))));
 		/* AT_EXECVE_CHECK: the caller's securebits, which tell
-		 * whether it enforced the refusal. */
+		 * whether it enforced the refusal.
+		 */
 		if (r->ev.flags & TT_EV_SECBITS) {
 			json_object_object_add(ev, "secbits", json_object_new_int64(r->ev.secbits));
 			json_object_object_add(ev, "enforced",

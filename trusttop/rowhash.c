@@ -5,7 +5,8 @@
 #include "rowhash.h"
 
 /* FNV-1a, 32 bits, then a final avalanche so the low bits (the slot) depend
- * on every byte. */
+ * on every byte.
+ */
 static uint32_t fnv(uint32_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
@@ -84,7 +85,8 @@ int tt_rowhash_add(struct tt_rowhash *h, size_t row, uint32_t hash)
 	if (row >= UINT32_MAX)
 		return -1;
 	/* Keep the load at most 1/2: short probe runs (a miss, which every new
-	 * row costs, examines 2.5 slots on average), and always a hole. */
+	 * row costs, examines 2.5 slots on average), and always a hole.
+	 */
 	if ((h->used + 1) * 2 > h->cap) {
 		size_t cap = h->cap ? 2 * h->cap : 64;
 		struct tt_rowhash_slot *slots = calloc(cap, sizeof(*slots));

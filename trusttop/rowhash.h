@@ -25,7 +25,8 @@ struct tt_rowhash {
 };
 
 /* Hash of a key: uid, tgid and the names up to their NUL (what the rows'
- * key comparison looks at, so equal keys hash alike). */
+ * key comparison looks at, so equal keys hash alike).
+ */
 uint32_t tt_key_hash(const struct tt_key *k);
 /* Hash of an executable's identity (all its bytes: no padding). */
 uint32_t tt_exe_id_hash(const struct tt_exe_id *id);
@@ -33,7 +34,8 @@ uint32_t tt_exe_id_hash(const struct tt_exe_id *id);
 void tt_rowhash_free(struct tt_rowhash *h);
 
 /* The row index of the first entry with hash @hash for which
- * @eq(ctx, row, key) holds, or -1. Adds the slots visited to *@steps. */
+ * @eq(ctx, row, key) holds, or -1. Adds the slots visited to *@steps.
+ */
 long tt_rowhash_find(const struct tt_rowhash *h, uint32_t hash,
 		     int (*eq)(const void *ctx, size_t row, const void *key),
 		     const void *ctx, const void *key, uint64_t *steps);

@@ -61,10 +61,13 @@ struct tt_sampler *tt_sampler_open(struct tt_app *a, unsigned int progs,
 		free(s);
 		return NULL;
 	}
-	tt_backend_autoload((struct bpf_program *const[TT_NPROGS]){
+	struct bpf_program *const set[TT_NPROGS] = {
 		skel->progs.tf_verdict_btf, skel->progs.tf_verdict_tp,
 		skel->progs.ec_verdict_btf, skel->progs.ec_verdict_tp,
-		skel->progs.execveat_exit }, progs);
+		skel->progs.execveat_exit
+	};
+
+	tt_backend_autoload(set, progs);
 	skel->rodata->per_process = per_process;
 	skel->rodata->self_tgid = (__u32)getpid();
 	e = trusttop_bpf__load(skel);
@@ -134,7 +137,8 @@ static double self_cpu(void)
  * Each CPU's value in cpu_state starts with its struct tt_prof; the rest
  * is the programs' own (a per-CPU value is 8-byte aligned per CPU).
  * 0, or -errno (the map could not be read: a real error, the array always
- * has its one entry). */
+ * has its one entry).
+ */
 static int bpf_runtime(struct trusttop_bpf *skel, uint64_t *ns, uint64_t *cnt)
 {
 	int ncpu = libbpf_num_possible_cpus();
@@ -211,7 +215,8 @@ void tt_sampler_consume(struct tt_sampler *s)
 /* The name of @id: known, else from the names map (written by the BPF side
  * before the counting entry), else "?" (not there: names map full, see
  * names_full). NULL with -errno in *@err: out of memory, or the map read
- * failed otherwise. */
+ * failed otherwise.
+ */
 static const char *exe_name(struct tt_sampler *s, const struct tt_exe_id *id,
 			    int *err)
 {
@@ -235,7 +240,8 @@ static const char *exe_name(struct tt_sampler *s, const struct tt_exe_id *id,
 
 /* The counts of map entry @key: the value of @fd, or with @counts_fd >= 0
  * (stats) the slot of that array the value names. 1 when read, 0 when the
- * entry went away meanwhile (LRU eviction), -errno on error. */
+ * entry went away meanwhile (LRU eviction), -errno on error.
+ */
 static int read_entry(int fd, int counts_fd, const struct tt_bkey *key,
 		      struct tt_counts *c)
 {

@@ -6,8 +6,9 @@
 #include "stats.h"
 
 /* The slots of struct tt_counts are lib's reason bits in order, then
- * "other"; the interfaces are lib's backends (their names are lib's). */
-_Static_assert(TT_NREASON == TF_REASON_COUNT + 1, "a slot per reason bit + other");
+ * "other"; the interfaces are lib's backends (their names are lib's).
+ */
+_Static_assert(TT_NREASON - 1 == TF_REASON_COUNT, "a slot per reason bit + other");
 _Static_assert(TT_REASON_OTHER == TF_REASON_COUNT, "other after the bits");
 _Static_assert(TF_REASON_ALL == (1u << TF_REASON_COUNT) - 1, "reason bits 0..5");
 _Static_assert(TT_SRC_TRUSTED_FOR == (int)TF_BACKEND_TRUSTED_FOR,
@@ -106,7 +107,8 @@ static int row_key_eq(const void *ctx, size_t row, const void *key)
 }
 
 /* Rows keep their names NUL-terminated whatever the kernel sent: look up
- * with the same bytes. */
+ * with the same bytes.
+ */
 static struct tt_key norm_key(const struct tt_key *key)
 {
 	struct tt_key k = *key;
@@ -159,7 +161,8 @@ struct tt_row *tt_table_get(struct tt_table *t, const struct tt_key *key)
 }
 
 /* The counts of @key in this read: set by the first entry, added by the
- * next ones when @add (see tt_table_add). */
+ * next ones when @add (see tt_table_add).
+ */
 static struct tt_row *record(struct tt_table *t, const struct tt_key *key,
 			     const struct tt_counts *c, bool add)
 {

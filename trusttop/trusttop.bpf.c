@@ -38,7 +38,8 @@ char LICENSE[] SEC("license") = "GPL";
 const volatile bool per_process = true;	 /* fill the per-process map */
 const volatile __u32 self_tgid = 0;	 /* ignore trusttop itself */
 /* Ring wake-up sampling: user space leaves the default (a constant it
- * could set before load, as the two above). */
+ * could set before load, as the two above).
+ */
 const volatile __u32 wakeup_every = 16;
 
 /* Read by user space through the skeleton's bss. */
@@ -47,7 +48,8 @@ __u64 map_full;	      /* verdicts not counted: stats map full */
 __u64 pmap_full;      /* same, per-process map (LRU: rarely) */
 
 /* Per-interpreter rows: the key's slot in counts (a slot is given once,
- * entries are never deleted, so a key keeps its slot). */
+ * entries are never deleted, so a key keeps its slot).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, TT_ROWS);
@@ -106,7 +108,8 @@ struct {
 } pstats SEC(".maps");
 
 /* The name of each executable of a counting key, written once when an
- * entry is created (user space reads it then). */
+ * entry is created (user space reads it then).
+ */
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
 	__uint(max_entries, 16384);
@@ -192,7 +195,8 @@ static __always_inline int reason_slot_add(struct tt_counts *c, __u32 bits,
 }
 
 /* The exe's basename, as the rows show it (a helper call: only when an
- * entry is created, and for events). */
+ * entry is created, and for events).
+ */
 static __always_inline void exe_name(char *out, struct task_struct *task)
 {
 	struct mm_struct *mm = task->mm;
@@ -204,7 +208,8 @@ static __always_inline void exe_name(char *out, struct task_struct *task)
 }
 
 /* A key's first count: its name first, so that user space never meets an
- * entry it cannot name. */
+ * entry it cannot name.
+ */
 static __always_inline void name_exe(struct tt_bkey *key, struct task_struct *task)
 {
 	struct tt_exe_name n = {};
@@ -221,7 +226,8 @@ static __always_inline void add(struct tt_counts *c, int verdict, __u32 reason,
 				__u32 would)
 {
 	/* checks = allowed + denied: user space adds them up (one atomic
-	 * less per check, and the three always agree). */
+	 * less per check, and the three always agree).
+	 */
 	if (verdict == 0)
 		__sync_fetch_and_add(&c->allowed, 1);
 	else if (verdict > 0)
@@ -267,7 +273,8 @@ static __always_inline bool same_key(const struct tt_bkey *a,
 }
 
 /* The slot of @key in counts, created on its first count; -1: no room.
- * @l: this CPU's last key, or NULL where it may not be used. */
+ * @l: this CPU's last key, or NULL where it may not be used.
+ */
 static __always_inline int stats_slot(struct tt_bkey *key,
 				      struct task_struct *task,
 				      struct tt_last *l)
@@ -283,7 +290,8 @@ static __always_inline int stats_slot(struct tt_bkey *key,
 		if (slot >= TT_SLOTS)
 			return -1;
 		/* Another CPU may create it first: then its slot is the key's
-		 * (this one stays unused, and zero). */
+		 * (this one stays unused, and zero).
+		 */
 		bpf_map_update_elem(&stats, key, &slot, BPF_NOEXIST);
 		sp = bpf_map_lookup_elem(&stats, key);
 		if (!sp)
@@ -347,16 +355,19 @@ static __always_inline void fill_key(struct tt_bkey *key, struct task_struct *ta
 	/* task is a trusted BTF pointer: plain loads (CO-RE relocated, faults
 	 * handled by the JIT) instead of one probe-read helper call per hop,
 	 * and no string: the exe's name cost a fifth of the program's run
-	 * time (bpf_probe_read_kernel_str, issue 12). */
+	 * time (bpf_probe_read_kernel_str, issue 12).
+	 */
 	struct mm_struct *mm = task->mm;
 	struct file *exe = mm ? mm->exe_file : NULL;
 
 	/* The uid bpf_get_current_uid_gid() returns (current_cred()), by
-	 * loads instead of a helper call. */
+	 * loads instead of a helper call.
+	 */
 	key->uid = task->cred->uid.val;
 	/* comm as two loads, not a helper call: the kernel keeps it
 	 * NUL-padded (__set_task_comm() uses strscpy_pad()), so these are
-	 * the bytes bpf_get_current_comm() would copy. */
+	 * the bytes bpf_get_current_comm() would copy.
+	 */
 	__builtin_memcpy(key->comm, task->comm, sizeof(key->comm));
 	if (exe) {
 		struct dentry *d = exe->f_path.dentry;
@@ -381,7 +392,8 @@ struct tt_verdict {
 
 /* A refusal of the file, as opposed to an error: trusted_for(2) refuses
  * with EACCES (EPERM from an LSM); AT_EXECVE_CHECK as execve(2) would,
- * which adds ETXTBSY (the file is open for writing). */
+ * which adds ETXTBSY (the file is open for writing).
+ */
 static __always_inline bool refusal(const struct tt_verdict *vd)
 {
 	return vd->ret == -EACCES || vd->ret == -EPERM ||
@@ -469,7 +481,8 @@ static __always_inline void event_submit(struct tt_event *e)
 	__u32 zero = 0;
 
 	/* Sampled wake-up: every wakeup_every-th event on this CPU, or when
-	 * the ring is getting full; user space also drains it every tick. */
+	 * the ring is getting full; user space also drains it every tick.
+	 */
 	n = bpf_map_lookup_elem(&wake_cnt, &zero);
 	if (n) {
 		*n += 1;
@@ -544,7 +557,8 @@ int BPF_PROG(ec_verdict_btf, const struct path *path, const struct inode *inode,
 }
 
 /* Classic tracepoint records, relocated against the patched kernel's BTF:
- * no file, only its device, inode number and mode. */
+ * no file, only its device, inode number and mode.
+ */
 struct trace_event_raw_trusted_for_verdict___x {
 	struct trace_entry ent;
 	dev_t dev;
@@ -694,7 +708,8 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 	}
 	/* The file and the securebits are only looked at for refusals (the
 	 * fast path stays short; only events carry the securebits).  Only
-	 * an empty path names the fd itself (AT_EMPTY_PATH). */
+	 * an empty path names the fd itself (AT_EMPTY_PATH).
+	 */
 	if (refusal(&vd)) {
 		vd.secbits = task->cred->securebits;
 		arg = (const char *)regs->si;
@@ -714,7 +729,8 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 		/* Mainline always enforces everything: would-deny = denied. */
 		vd.would = vd.reason;
 	}
-	if (verdict(&vd, &key, NULL) && (e = event_begin(&key, &vd))) {
+	e = verdict(&vd, &key, NULL) ? event_begin(&key, &vd) : NULL;
+	if (e) {
 		if (f) {
 			event_inode(e, BPF_CORE_READ(f, f_inode));
 			fill_path(e, &f->f_path);

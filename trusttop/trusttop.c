@@ -100,7 +100,8 @@ static void usage(FILE *f)
 }
 
 /* One line naming the option, its value (escaped: it is the user's bytes)
- * and the fix; returns -1 for parse_args() to hand back. */
+ * and the fix; returns -1 for parse_args() to hand back.
+ */
 static int bad_arg(const char *opt, const char *arg, const char *fix)
 {
 	fprintf(stderr, "trusttop: %s '", opt);
@@ -144,22 +145,19 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		case 'n':
 			errno = 0;
 			a->iterations = strtol(optarg, &end, 10);
-			if (errno || end == optarg || *end || a->iterations < 0) {
+			if (errno || end == optarg || *end || a->iterations < 0)
 				return bad_arg("-n", optarg, "not a count: give a whole number >= 0 (0 = forever)");
-			}
 			break;
 		case 'd':
 			errno = 0;
 			a->delay = strtod(optarg, &end);
-			if (errno || end == optarg || *end || !(a->delay >= 0.1 && a->delay <= 3600)) {
+			if (errno || end == optarg || *end || !(a->delay >= 0.1 && a->delay <= 3600))
 				return bad_arg("-d", optarg, "not a delay: give seconds between 0.1 and 3600");
-			}
 			break;
 		case 's':
 			s = tt_sort_parse(optarg);
-			if (s < 0) {
+			if (s < 0)
 				return bad_arg("--sort", optarg, "unknown key: use rate, checks, allowed, denied, deny%, would, name or uid");
-			}
 			a->sort = s;
 			break;
 		case 'r':
@@ -221,7 +219,8 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 }
 
 /* SIGINT, SIGTERM, SIGHUP stop the loop; SIGPIPE is ignored (a reader
- * gone is seen as EPIPE). 0, or -1 with a message. */
+ * gone is seen as EPIPE). 0, or -1 with a message.
+ */
 static int install_signals(void)
 {
 	static const int stops[] = { SIGINT, SIGTERM, SIGHUP };
@@ -245,7 +244,8 @@ static int install_signals(void)
 }
 
 /* Load the first attempt of @plan that works; the backend's names go to @a.
- * NULL with a message on stderr when none does. */
+ * NULL with a message on stderr when none does.
+ */
 static struct tt_sampler *load_plan(struct tt_app *a, const struct tt_plan *plan)
 {
 	char err[256] = "", err2[256] = "";
@@ -367,7 +367,8 @@ int main(int argc, char **argv)
 	}
 	uname(&un);
 	/* The release is printed on terminals: kept escaped (it is ASCII on any
-	 * real kernel, and then unchanged). */
+	 * real kernel, and then unchanged).
+	 */
 	tf_escape_term(un.release, strnlen(un.release, sizeof(un.release)),
 		       a->kernel, sizeof(a->kernel));
 	tt_libbpf_log(getenv("TRUSTTOP_DEBUG"));
@@ -384,7 +385,8 @@ int main(int argc, char **argv)
 		return TT_EXIT_FAIL;
 	/* fs.trust_policy governs trusted_for(2) only; AT_EXECVE_CHECK
 	 * refuses what execve() would, and the caller's securebits decide
-	 * whether it enforces the refusal. */
+	 * whether it enforces the refusal.
+	 */
 	if (!(a->apis & (1u << TT_SRC_TRUSTED_FOR)))
 		a->policy_note = "n/a (AT_EXECVE_CHECK: the caller's securebits decide)";
 	else if (tf_policy_read(&a->policy))

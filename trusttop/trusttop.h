@@ -13,7 +13,8 @@
 
 /* Deny-reason slots: the 6 reason bits (TF_REASON_*: noexec_mount,
  * file_perm, not_regular, pseudo_fs, write_busy, lsm), then "other" (a
- * refusal with no known bit). */
+ * refusal with no known bit).
+ */
 #define TT_NREASON 7
 #define TT_REASON_OTHER 6
 
@@ -22,7 +23,8 @@ enum tt_source {
 	TT_SRC_TRUSTED_FOR = 1,	 /* trusted_for(2): trusted_for_verdict */
 	TT_SRC_EXECVE_CHECK = 2, /* execveat(AT_EXECVE_CHECK): the
 				  * execve_check_verdict tracepoint of the
-				  * patched kernel, or mainline's syscall exit */
+				  * patched kernel, or mainline's syscall exit
+				  */
 };
 
 /* Event flags. */
@@ -35,7 +37,8 @@ enum tt_source {
 
 /* Self-profiling, per CPU: every TT_PROF_EVERY-th program run is timed, so
  * trusttop can show its own cost without enabling the kernel's global BPF
- * run-time statistics (which would tax every BPF program on the system). */
+ * run-time statistics (which would tax every BPF program on the system).
+ */
 #define TT_PROF_EVERY 64
 struct tt_prof {
 	__u64 runs;	/* program runs */
@@ -44,7 +47,8 @@ struct tt_prof {
 };
 
 /* A row: one interpreter (exe basename + comm) run by one uid, through
- * one interface. */
+ * one interface.
+ */
 struct tt_key {
 	__u32 uid;
 	__u32 tgid; /* 0 in the per-interpreter rows */
@@ -69,11 +73,13 @@ struct tt_exe_id {
 /* Rows the BPF maps hold: per interpreter (stats) and per process (pstats). */
 #define TT_ROWS 16384
 /* Slots of the counts array behind stats: one per key, and a few for keys
- * two CPUs created at once (the loser's slot stays unused). */
+ * two CPUs created at once (the loser's slot stays unused).
+ */
 #define TT_SLOTS (TT_ROWS + 1024)
 
 /* Counting key of the BPF maps (stats, pstats): user space turns exe back
- * into the name (names map) and adds up the entries of one tt_key. */
+ * into the name (names map) and adds up the entries of one tt_key.
+ */
 struct tt_bkey {
 	__u32 uid;
 	__u32 tgid; /* 0 in the per-interpreter map */
@@ -90,7 +96,8 @@ struct tt_exe_name {
 /* Cumulative counters since the programs were loaded; never reset. */
 struct tt_counts {
 	__u64 checks;  /* verdicts seen: allowed + denied; the BPF side leaves
-			* it 0, user space sets it when it reads the map */
+			* it 0, user space sets it when it reads the map
+			*/
 	__u64 allowed;
 	__u64 denied;
 	__u64 errors;  /* AT_EXECVE_CHECK failing otherwise (not EBADF) */

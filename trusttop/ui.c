@@ -62,7 +62,8 @@ void tt_ui_put(int y, int x, const char *s)
 }
 
 /* The end of @s in at most @w columns: "...tail" (file names end in the
- * part that matters). */
+ * part that matters).
+ */
 static const char *fit_tail(const char *s, int w, char *out, size_t outsz)
 {
 	size_t len = strlen(s);

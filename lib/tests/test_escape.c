@@ -130,14 +130,27 @@ static char *unescape(const char *s, size_t *outlen)
 			continue;
 		}
 		switch (s[i + 1]) {
-		case '\\': out[w++] = '\\'; i += 2; break;
-		case 'n': out[w++] = '\n'; i += 2; break;
-		case 't': out[w++] = '\t'; i += 2; break;
-		case 'r': out[w++] = '\r'; i += 2; break;
+		case '\\':
+			out[w++] = '\\';
+			i += 2;
+			break;
+		case 'n':
+			out[w++] = '\n';
+			i += 2;
+			break;
+		case 't':
+			out[w++] = '\t';
+			i += 2;
+			break;
+		case 'r':
+			out[w++] = '\r';
+			i += 2;
+			break;
 		case 'x': {
 			unsigned int b;
+			int got = sscanf(s + i + 2, "%2x", &b);
 
-			assert_int_equal(sscanf(s + i + 2, "%2x", &b), 1);
+			assert_int_equal(got, 1);
 			out[w++] = (char)b;
 			i += 4;
 			break;

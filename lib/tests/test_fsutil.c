@@ -28,7 +28,8 @@ static int setup(void **state)
 }
 
 /* Remove what the tests made, which must be all there is: rmdir(2) of a
- * directory holding anything else fails the group. */
+ * directory holding anything else fails the group.
+ */
 static int teardown(void **state)
 {
 	static const char *const made[] = { "a", "b", "" };

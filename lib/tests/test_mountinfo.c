@@ -89,7 +89,8 @@ static void test_malformed(void **state)
 static void test_bind_and_overmount(void **state)
 {
 	/* /data bind-mounted noexec at /srv (root /data), then /srv overmounted,
-	 * and /stack has two mounts stacked in the same parent */
+	 * and /stack has two mounts stacked in the same parent
+	 */
 	const char text[] =
 		"1 0 8:1 / / rw - ext4 /dev/sda1 rw\n"
 		"2 1 8:1 /data /srv rw,noexec - ext4 /dev/sda1 rw\n"

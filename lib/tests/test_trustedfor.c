@@ -307,7 +307,8 @@ static void test_filtered_call_fails_closed(void **state)
 	fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
 	assert_true(fd >= 0);
 	/* the backend's own probe, done before the filter as in a process
-	 * that starts unfiltered and is confined later */
+	 * that starts unfiltered and is confined later
+	 */
 	(void)tf_backend_detect();
 	if (backend == TF_BACKEND_EXECVE_CHECK)
 		assert_int_equal(tf_execve_check(fd), 0);

@@ -176,7 +176,7 @@ struct acl_case {
 	const struct pc_subject *s;
 	unsigned int want;
 };
-#define ACL(a) a, sizeof(a) / sizeof(a[0])
+#define NACL(a) (sizeof(a) / sizeof((a)[0]))
 
 static void run_acl_cases(const struct acl_case *c, size_t n)
 {
@@ -194,19 +194,19 @@ static void run_acl_cases(const struct acl_case *c, size_t n)
 static void test_acl_named_user_and_mask(void **state)
 {
 	static const struct acl_case cases[] = {
-		{ 3, 0650, ACL(acl_alice), &alice, 0 },
-		{ 3, 0650, ACL(acl_alice), &bob, TF_REASON_FILE_PERM },
-		{ 3, 0640, ACL(acl_alice_masked), &alice, TF_REASON_FILE_PERM },
-		{ 0, 0640, ACL(acl_alice_masked), &alice, 0 },
+		{ 3, 0650, acl_alice, NACL(acl_alice), &alice, 0 },
+		{ 3, 0650, acl_alice, NACL(acl_alice), &bob, TF_REASON_FILE_PERM },
+		{ 3, 0640, acl_alice_masked, NACL(acl_alice_masked), &alice, TF_REASON_FILE_PERM },
+		{ 0, 0640, acl_alice_masked, NACL(acl_alice_masked), &alice, 0 },
 		/*
 		 * POSIX.1e would deny alice (u:alice:rwx & m::---), but with
 		 * no group bit in the mode acl_permission_check() never reads
 		 * the ACL: alice falls to the other class (r-x) and is allowed.
 		 */
-		{ 3, 0605, ACL(acl_zero_mask), &alice, 0 },
+		{ 3, 0605, acl_zero_mask, NACL(acl_zero_mask), &alice, 0 },
 		/* root: some x bit set (other x) -> override */
-		{ 3, 0640, ACL(acl_alice_masked), &root, TF_REASON_FILE_PERM },
-		{ 3, 0650, ACL(acl_alice), &root, 0 },
+		{ 3, 0640, acl_alice_masked, NACL(acl_alice_masked), &root, TF_REASON_FILE_PERM },
+		{ 3, 0650, acl_alice, NACL(acl_alice), &root, 0 },
 	};
 
 	(void)state;
@@ -216,15 +216,15 @@ static void test_acl_named_user_and_mask(void **state)
 static void test_acl_groups(void **state)
 {
 	static const struct acl_case cases[] = {
-		{ 3, 0674, ACL(acl_group), &alice, 0 },
-		{ 3, 0674, ACL(acl_group), &bob, TF_REASON_FILE_PERM },
-		{ 3, 0677, ACL(acl_split), &alice, TF_REASON_FILE_PERM },
-		{ 0, 0677, ACL(acl_split), &alice, 0 },
-		{ 3, 0677, ACL(acl_found_only), &alice, TF_REASON_FILE_PERM },
-		{ 3, 0677, ACL(acl_found_only), &bob, 0 },
-		{ 3, 0660, ACL(acl_group_masked), &alice, TF_REASON_FILE_PERM },
-		{ 2, 0660, ACL(acl_group_masked), &alice, TF_REASON_FILE_PERM },
-		{ 1, 0660, ACL(acl_group_masked), &alice, 0 },
+		{ 3, 0674, acl_group, NACL(acl_group), &alice, 0 },
+		{ 3, 0674, acl_group, NACL(acl_group), &bob, TF_REASON_FILE_PERM },
+		{ 3, 0677, acl_split, NACL(acl_split), &alice, TF_REASON_FILE_PERM },
+		{ 0, 0677, acl_split, NACL(acl_split), &alice, 0 },
+		{ 3, 0677, acl_found_only, NACL(acl_found_only), &alice, TF_REASON_FILE_PERM },
+		{ 3, 0677, acl_found_only, NACL(acl_found_only), &bob, 0 },
+		{ 3, 0660, acl_group_masked, NACL(acl_group_masked), &alice, TF_REASON_FILE_PERM },
+		{ 2, 0660, acl_group_masked, NACL(acl_group_masked), &alice, TF_REASON_FILE_PERM },
+		{ 1, 0660, acl_group_masked, NACL(acl_group_masked), &alice, 0 },
 	};
 
 	(void)state;

@@ -272,7 +272,9 @@ static int compare_as(const struct pc_subject *s)
 		int err;
 		struct pc_fsinfo fs = { files[0].noexec, false };
 
-		assert_int_equal(sscanf(line, "%zu %d", &i, &err), 2);
+		int got = sscanf(line, "%zu %d", &i, &err);
+
+		assert_int_equal(got, 2);
 		assert_true(i < nfiles);
 		fs.noexec_mount = files[i].noexec;
 		unsigned int predicted = pc_eval(3, PC_MODEL_EXECVE_CHECK, &fs,

@@ -21,7 +21,8 @@
 #include "../../tests/lib/json_checks.h"
 
 /* mount point with U+202E, fstype with an invalid byte and U+2066 (a FUSE
- * subtype is the mounter's choice), a file name with both, a user with ESC */
+ * subtype is the mounter's choice), a file name with both, a user with ESC
+ */
 #define MP "/srv/x\xe2\x80\xae"
 #define MP_HEX "2f7372762f78e280ae"
 #define FST "fuse.\xff\xe2\x81\xa6"

@@ -281,11 +281,10 @@ int main(int argc, char **argv)
 		}
 		if (t->fd < 0) {
 			failed = true;
-			if (o.count) {
+			if (o.count)
 				fprintf(stderr, "probe: %s: %s\n", t->name, strerror(t->err));
-			} else {
+			else
 				print_line("error", t->err, PROBE_API_NONE, t);
-			}
 			continue;
 		}
 		for (k = 0; k < count; k++) {

@@ -134,7 +134,8 @@ static void test_totals(void **state)
 }
 
 /* One interpreter through both interfaces: two rows, each interface's
- * totals its own, and the filter by interface (issue 11). */
+ * totals its own, and the filter by interface (issue 11).
+ */
 static void test_api_rows(void **state)
 {
 	struct tt_table t;
@@ -459,7 +460,8 @@ static void test_hostile_json(void **state)
 }
 
 /* Map entries of one row (one name, several executables: struct tt_bkey)
- * add up within a read; the next read starts again from them. */
+ * add up within a read; the next read starts again from them.
+ */
 static void test_add_entries(void **state)
 {
 	struct tt_table t;
@@ -536,8 +538,8 @@ static void test_many_rows_linear(void **state)
 	assert_non_null(keys);
 	for (size_t i = 0; i < MANY; i++) {
 		memset(&keys[i], 0, sizeof(keys[i]));
-		snprintf(keys[i].exe, TT_EXE_LEN, "py3.%u", (unsigned)(i % 61));
-		snprintf(keys[i].comm, TT_COMM_LEN, "w-%u", (unsigned)(i % 127));
+		snprintf(keys[i].exe, TT_EXE_LEN, "py3.%u", (unsigned int)(i % 61));
+		snprintf(keys[i].comm, TT_COMM_LEN, "w-%u", (unsigned int)(i % 127));
 		keys[i].uid = (uint32_t)(i % 3);
 		keys[i].tgid = (uint32_t)(i / 3) + 1;
 	}

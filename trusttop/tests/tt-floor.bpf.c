@@ -12,15 +12,9 @@
 
 char LICENSE[] SEC("license") = "GPL";
 
-/* An empty program @name attached at @sec. */
-#define FLOOR(name, sec)		\
-	SEC(sec) int name(void *ctx)	\
-	{				\
-		return 0;		\
-	}
-
-FLOOR(floor_tf, "tp_btf/trusted_for_verdict")
-FLOOR(floor_ec, "tp_btf/execve_check_verdict")
-FLOOR(floor_tf_tp, "tracepoint/trusted_for/trusted_for_verdict")
-FLOOR(floor_ec_tp, "tracepoint/trusted_for/execve_check_verdict")
-FLOOR(floor_exit, "tracepoint/syscalls/sys_exit_execveat")
+/* Empty programs, one where each of trusttop's attaches. */
+SEC("tp_btf/trusted_for_verdict") int floor_tf(void *ctx) { return 0; }
+SEC("tp_btf/execve_check_verdict") int floor_ec(void *ctx) { return 0; }
+SEC("tracepoint/trusted_for/trusted_for_verdict") int floor_tf_tp(void *ctx) { return 0; }
+SEC("tracepoint/trusted_for/execve_check_verdict") int floor_ec_tp(void *ctx) { return 0; }
+SEC("tracepoint/syscalls/sys_exit_execveat") int floor_exit(void *ctx) { return 0; }

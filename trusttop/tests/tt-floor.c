@@ -31,7 +31,8 @@ static void on_signal(int sig)
 }
 
 /* The empty programs of @progs (TT_P_*), loaded and attached; NULL with
- * the reason in @err. */
+ * the reason in @err.
+ */
 static struct tt_floor_bpf *floor_load(unsigned int progs, char *err,
 				       size_t errsz)
 {
@@ -43,9 +44,12 @@ static struct tt_floor_bpf *floor_load(unsigned int progs, char *err,
 		snprintf(err, errsz, "cannot open the BPF object: %s", strerror(errno));
 		return NULL;
 	}
-	tt_backend_autoload((struct bpf_program *const[TT_NPROGS]){
+	struct bpf_program *const set[TT_NPROGS] = {
 		skel->progs.floor_tf, skel->progs.floor_tf_tp, skel->progs.floor_ec,
-		skel->progs.floor_ec_tp, skel->progs.floor_exit }, progs);
+		skel->progs.floor_ec_tp, skel->progs.floor_exit
+	};
+
+	tt_backend_autoload(set, progs);
 	e = tt_floor_bpf__load(skel);
 	if (!e) {
 		stage = "attach";
