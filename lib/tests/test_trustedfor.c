@@ -10,6 +10,9 @@
  *   TF_TEST_POLICY=N   the fs.trust_policy value in force (0..3)
  * Tests that need the kernel to answer are skipped, with the reason, where it
  * cannot.
+ *
+ * Longer than 400 lines: the model of the documented rules and the cases
+ * it judges belong together.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -27,6 +27,9 @@
  * which returns 0 where the flag is known and EINVAL where it is not,
  * and executes nothing either way. PC_TEST_PRETEND_NO_EXECVE_CHECK=1
  * (honoured by this test only) makes it behave as on an old kernel.
+ *
+ * Longer than 400 lines: one binary for one oracle; the generated corpus,
+ * the subjects and the comparison share their set-up.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -33,6 +33,9 @@
  *                  [-e ENABLE_FILE] [-T SECONDS]
  *   DIR holds two mounted tmpfs, DIR/exec and DIR/noexec (mounted noexec);
  *   -T stops the run after SECONDS, which then fails unless -n was reached.
+ *
+ * Longer than 400 lines: a standalone program (built without lib/, run on
+ * the debug kernel) whose fd kinds, writers and checks share one state.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Unit tests: deltas and rates, sorting, filtering, hostile-name output. */
+/*
+ * Unit tests: deltas and rates, sorting, filtering, hostile-name output.
+ * Longer than 400 lines: one binary for trusttop's user-space model, whose
+ * cases share the same tables and helpers.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
