@@ -92,7 +92,8 @@ bool tf_cp_hidden(uint32_t cp)
 	return false;
 }
 
-bool tf_text_plain(const char *s, size_t len)
+/* Whether @s is valid UTF-8 throughout, and (@plain) shows no hidden code point. */
+static bool utf8_scan(const char *s, size_t len, bool plain)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	uint32_t cp;
@@ -100,26 +101,21 @@ bool tf_text_plain(const char *s, size_t len)
 	for (size_t i = 0; i < len;) {
 		size_t n = utf8_seq(p + i, len - i, &cp);
 
-		if (!n || tf_cp_hidden(cp))
+		if (!n || (plain && tf_cp_hidden(cp)))
 			return false;
 		i += n;
 	}
 	return true;
 }
 
+bool tf_text_plain(const char *s, size_t len)
+{
+	return utf8_scan(s, len, true);
+}
+
 bool tf_utf8_valid(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	uint32_t cp;
-
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_seq(p + i, len - i, &cp);
-
-		if (!n)
-			return false;
-		i += n;
-	}
-	return true;
+	return utf8_scan(s, len, false);
 }
 
 struct sink {
