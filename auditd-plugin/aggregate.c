@@ -33,6 +33,17 @@ const char *tf_api_name(enum api_class c)
 	return c == API_CLASS_TRUSTED_FOR ? "trusted_for" : "execve_check";
 }
 
+const char *ap_api_label(enum api_class c)
+{
+	static const char *const labels[API_CLASSES] = {
+		[API_CLASS_TRUSTED_FOR] = "trusted_for",
+		[API_CLASS_EC_ENFORCED] = "execve_check/enforced",
+		[API_CLASS_EC_OBSERVED] = "execve_check/observed",
+	};
+
+	return c < API_CLASSES ? labels[c] : "?";
+}
+
 struct ss_table *tf_agg_table(struct tf_agg *a, enum api_class c, enum tf_dim d)
 {
 	return c == API_CLASS_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];

@@ -55,6 +55,8 @@ struct tf_agg {
 const char *tf_dim_name(enum tf_dim d);	/* "interpreter", "file", ... */
 /* "trusted_for", "execve_check", "execve_check" (the api= value of a class) */
 const char *tf_api_name(enum api_class c);
+/* "trusted_for", "execve_check/enforced", "execve_check/observed" (--api, the report) */
+const char *ap_api_label(enum api_class c);
 /* A class's table of dimension @d; its total is the class's exact count. */
 struct ss_table *tf_agg_table(struct tf_agg *a, enum api_class c, enum tf_dim d);
 const struct ss_table *tf_agg_ctable(const struct tf_agg *a, enum api_class c,

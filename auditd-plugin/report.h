@@ -22,13 +22,4 @@ void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts
 /* Returns 0, or -1 when out of memory. */
 int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o);
 
-/* Parse "interpreter,file,policy" into a table mask; -1 and *bad on an unknown name. */
-int tf_report_tables(const char *list, unsigned int *mask, const char **bad);
-/*
- * Parse "trusted_for,execve_check" (execve_check/enforced and
- * execve_check/observed for one half of execve_check) into a class mask;
- * -1 on an unknown name.
- */
-int tf_report_apis(const char *list, unsigned int *mask);
-
 #endif

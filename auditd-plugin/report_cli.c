@@ -93,6 +93,61 @@ int tf_parse_time(const char *s, int end_of_day, int64_t *ms)
 	return -1;
 }
 
+/* Parse --table "interpreter,file,policy" into a table mask; -1 on an unknown name. */
+static int parse_tables(const char *list, unsigned int *mask)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	*mask = 0;
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int d = tf_dim_from_name(t);
+
+		if (d >= 0) {
+			*mask |= 1u << d;
+		} else if (!strcmp(t, "policy")) {
+			*mask |= 1u << TF_TABLE_POLICY;
+		} else {
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	return *mask ? 0 : -1;
+}
+
+/*
+ * Parse --api "trusted_for,execve_check" (execve_check/enforced and
+ * execve_check/observed for one half of execve_check) into a class mask;
+ * -1 on an unknown name.
+ */
+static int parse_apis(const char *list, unsigned int *mask)
+{
+	char *copy = strdup(list), *save = NULL;
+
+	*mask = 0;
+	if (!copy)
+		return -1;
+	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+		int c = 0;
+
+		if (!strcmp(t, "execve_check")) {
+			*mask |= 1u << API_CLASS_EC_ENFORCED | 1u << API_CLASS_EC_OBSERVED;
+			continue;
+		}
+		while (c < API_CLASSES && strcmp(t, ap_api_label(c)))
+			c++;
+		if (c == API_CLASSES) {
+			free(copy);
+			return -1;
+		}
+		*mask |= 1u << c;
+	}
+	free(copy);
+	return *mask ? 0 : -1;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -203,7 +258,7 @@ int tf_report_main(int argc, char **argv)
 	};
 	struct tf_report_opts ro = { .tables = ~0u };
 	struct tf_filter flt = { INT64_MIN, INT64_MAX, NULL };
-	const char *state = NULL, *config = NULL, *bad;
+	const char *state = NULL, *config = NULL;
 	bool input = false, json = false, filtered = false, metrics = false;
 	const char *metrics_dir = NULL;
 	struct tf_config cfg;
@@ -243,7 +298,7 @@ int tf_report_main(int argc, char **argv)
 			filtered = true;
 			break;
 		case O_TABLE:
-			if (tf_report_tables(optarg, &ro.tables, &bad)) {
+			if (parse_tables(optarg, &ro.tables)) {
 				fprintf(stderr,
 					PROG ": --table '%s': unknown table; use a comma list of interpreter,file,reason,mount,user,auid,node,policy\n",
 					optarg);
@@ -251,7 +306,7 @@ int tf_report_main(int argc, char **argv)
 			}
 			break;
 		case O_API:
-			if (tf_report_apis(optarg, &ro.apis)) {
+			if (parse_apis(optarg, &ro.apis)) {
 				fprintf(stderr,
 					PROG ": --api '%s': unknown API; use a comma list of trusted_for,execve_check,execve_check/enforced,execve_check/observed\n",
 					optarg);

@@ -152,7 +152,7 @@ static int set_note(struct ss_row *row, const char *note)
 	return 0;
 }
 
-static char *dup_key(const char *key, size_t klen)
+char *ss_key_dup(const char *key, size_t klen)
 {
 	char *k = malloc(klen + 1);
 
@@ -197,7 +197,7 @@ struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
 		heap_down(t, row->heap);
 		return row;
 	}
-	k = dup_key(key, klen);
+	k = ss_key_dup(key, klen);
 	if (!k) {
 		t->unstored += hits;
 		return NULL;
@@ -255,7 +255,7 @@ int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *not
 	r = t->n;
 	row = &t->rows[r];
 	memset(row, 0, sizeof(*row));
-	row->key = dup_key(key, klen);
+	row->key = ss_key_dup(key, klen);
 	if (!row->key || (note && set_note(row, note))) {
 		free(row->key);
 		row->key = NULL;
@@ -287,10 +287,8 @@ uint64_t ss_other(const struct ss_table *t)
 
 static const struct ss_table *sort_table;
 
-static int cmp_rows(const void *a, const void *b)
+int ss_row_cmp(const struct ss_row *x, const struct ss_row *y)
 {
-	const struct ss_row *x = &sort_table->rows[*(const uint32_t *)a];
-	const struct ss_row *y = &sort_table->rows[*(const uint32_t *)b];
 	uint64_t gx = x->count - x->err, gy = y->count - y->err;
 	size_t n = x->klen < y->klen ? x->klen : y->klen;
 	int c;
@@ -301,6 +299,12 @@ static int cmp_rows(const void *a, const void *b)
 	if (c)
 		return c;
 	return x->klen < y->klen ? -1 : x->klen > y->klen;
+}
+
+static int cmp_rows(const void *a, const void *b)
+{
+	return ss_row_cmp(&sort_table->rows[*(const uint32_t *)a],
+			  &sort_table->rows[*(const uint32_t *)b]);
 }
 
 uint32_t *ss_sorted(const struct ss_table *t)

@@ -61,6 +61,11 @@ uint64_t ss_other(const struct ss_table *t);
 
 /* Row indices sorted by guaranteed count (count - err) desc, then key. Caller frees. */
 uint32_t *ss_sorted(const struct ss_table *t);
+/* ss_sorted()'s order of two rows: <0, 0 or >0, as for qsort(). */
+int ss_row_cmp(const struct ss_row *x, const struct ss_row *y);
+
+/* A NUL-terminated malloc'd copy of the @klen bytes of @key; NULL when out of memory. */
+char *ss_key_dup(const char *key, size_t klen);
 
 struct ss_row *ss_find(const struct ss_table *t, const char *key, size_t klen);
 
