@@ -12,6 +12,7 @@
 
 #include "atomic_file.h"
 #include "escape.h"
+#include "json_own.h"
 #include "tfjson.h"
 
 /* The keys of the classes under "classes" (version 3). */
@@ -34,34 +35,38 @@ static json_object *key_obj(json_object *o, const char *k, size_t n)
 static json_object *table_json(const struct ss_table *t)
 {
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
+	int err = 0;
 
-	json_object_object_add(o, "total", json_object_new_uint64(t->total));
-	json_object_object_add(o, "evicted", json_object_new_uint64(t->evicted));
-	json_object_object_add(o, "unstored", json_object_new_uint64(t->unstored));
+	if (!o || !rows)
+		goto fail;
+	err |= ap_json_add(o, "total", json_object_new_uint64(t->total));
+	err |= ap_json_add(o, "evicted", json_object_new_uint64(t->evicted));
+	err |= ap_json_add(o, "unstored", json_object_new_uint64(t->unstored));
 	for (uint32_t i = 0; i < t->n; i++) {
 		const struct ss_row *r = &t->rows[i];
 		json_object *row = json_object_new_object();
 
-		if (!key_obj(row, r->key, r->klen)) {
+		if (!row || !key_obj(row, r->key, r->klen) ||
+		    (r->note && tf_json_add_str(row, "note", r->note))) {
 			json_object_put(row);
-			json_object_put(rows);
-			json_object_put(o);
-			return NULL;
+			goto fail;
 		}
-		if (r->note && tf_json_add_str(row, "note", r->note)) {
-			json_object_put(row);
-			json_object_put(rows);
-			json_object_put(o);
-			return NULL;
-		}
-		json_object_object_add(row, "count", json_object_new_uint64(r->count));
-		json_object_object_add(row, "err", json_object_new_uint64(r->err));
-		json_object_object_add(row, "first", json_object_new_int64(r->first));
-		json_object_object_add(row, "last", json_object_new_int64(r->last));
-		json_object_array_add(rows, row);
+		err |= ap_json_add(row, "count", json_object_new_uint64(r->count));
+		err |= ap_json_add(row, "err", json_object_new_uint64(r->err));
+		err |= ap_json_add(row, "first", json_object_new_int64(r->first));
+		err |= ap_json_add(row, "last", json_object_new_int64(r->last));
+		if (ap_json_push(rows, row))
+			goto fail;
 	}
-	json_object_object_add(o, "rows", rows);
+	if (ap_json_add(o, "rows", rows) || err) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
+fail:
+	json_object_put(rows);
+	json_object_put(o);
+	return NULL;
 }
 
 /*
@@ -76,6 +81,7 @@ static int metrics_json(json_object *root, const struct tf_metrics *m)
 	json_object *o = json_object_new_object(), *d = json_object_new_array(),
 		    *c = json_object_new_array(), *p = json_object_new_array();
 	const char *lv[5];
+	int err;
 
 	if (!o || !d || !c || !p) {
 		json_object_put(o);
@@ -84,123 +90,126 @@ static int metrics_json(json_object *root, const struct tf_metrics *m)
 		json_object_put(p);
 		return -1;
 	}
-	json_object_object_add(root, "metrics", o);
-	json_object_object_add(o, "folded", json_object_new_uint64(m->folded));
-	json_object_object_add(o, "denials", d);
-	json_object_object_add(o, "changes", c);
-	json_object_object_add(o, "policy", p);
+	/* o holds d, c and p, root holds o: root's put frees them all */
+	err = ap_json_add(o, "folded", json_object_new_uint64(m->folded));
+	if (ap_json_add(o, "denials", d)) {
+		json_object_put(c);
+		json_object_put(p);
+		json_object_put(o);
+		return -1;
+	}
+	if (ap_json_add(o, "changes", c)) {
+		json_object_put(p);
+		json_object_put(o);
+		return -1;
+	}
+	if (ap_json_add(o, "policy", p)) {
+		json_object_put(o);
+		return -1;
+	}
+	if (ap_json_add(root, "metrics", o) || err)
+		return -1;
 	for (uint32_t i = 0; i < m->denials.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (!r)
-			return -1;
-		json_object_array_add(d, r);
-		if (tf_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
+		if (ap_json_push(d, r) || tf_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
 			return -1;
 		for (int k = 0; k < 5; k++)
-			json_object_object_add(r, dn[k], json_object_new_string(lv[k]));
-		json_object_object_add(r, "count", json_object_new_uint64(m->denials.rows[i].count));
+			err |= ap_json_add(r, dn[k], json_object_new_string(lv[k]));
+		err |= ap_json_add(r, "count", json_object_new_uint64(m->denials.rows[i].count));
 	}
 	for (uint32_t i = 0; i < m->changes.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (!r)
+		if (ap_json_push(c, r))
 			return -1;
-		json_object_array_add(c, r);
 		tf_metrics_labels(&m->changes.rows[i], lv, 2);
-		json_object_object_add(r, "node", json_object_new_string(lv[0]));
-		json_object_object_add(r, "result", json_object_new_string(lv[1]));
-		json_object_object_add(r, "count", json_object_new_uint64(m->changes.rows[i].count));
+		err |= ap_json_add(r, "node", json_object_new_string(lv[0]));
+		err |= ap_json_add(r, "result", json_object_new_string(lv[1]));
+		err |= ap_json_add(r, "count", json_object_new_uint64(m->changes.rows[i].count));
 	}
 	for (uint32_t i = 0; i < m->policy.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (!r)
+		if (ap_json_push(p, r))
 			return -1;
-		json_object_array_add(p, r);
-		json_object_object_add(r, "node", json_object_new_string(m->policy.rows[i].key));
-		json_object_object_add(r, "value", json_object_new_int(m->policy.rows[i].value));
-		json_object_object_add(r, "time", json_object_new_int64(m->policy.rows[i].ms));
+		err |= ap_json_add(r, "node", json_object_new_string(m->policy.rows[i].key));
+		err |= ap_json_add(r, "value", json_object_new_int(m->policy.rows[i].value));
+		err |= ap_json_add(r, "time", json_object_new_int64(m->policy.rows[i].ms));
 	}
-	return 0;
+	return err ? -1 : 0;
 }
 
 int tf_state_save(const struct tf_agg *a, const char *path)
 {
 	json_object *root = json_object_new_object(), *dims, *ch, *cls;
 	char *text;
-	int rc;
+	int rc, err = 0;
 
 	if (!root)
 		return -1;
-	json_object_object_add(root, "version", json_object_new_int(TF_STATE_VERSION));
-	json_object_object_add(root, "denials", json_object_new_uint64(a->denials));
-	json_object_object_add(root, "first", json_object_new_int64(a->first));
-	json_object_object_add(root, "last", json_object_new_int64(a->last));
-	json_object_object_add(root, "bad_lines", json_object_new_uint64(a->bad_lines));
-	json_object_object_add(root, "malformed", json_object_new_uint64(a->malformed));
-	json_object_object_add(root, "not_denial", json_object_new_uint64(a->not_denial));
-	json_object_object_add(root, "changes_dropped",
-			       json_object_new_uint64(a->changes_dropped));
+	err |= ap_json_add(root, "version", json_object_new_int(TF_STATE_VERSION));
+	err |= ap_json_add(root, "denials", json_object_new_uint64(a->denials));
+	err |= ap_json_add(root, "first", json_object_new_int64(a->first));
+	err |= ap_json_add(root, "last", json_object_new_int64(a->last));
+	err |= ap_json_add(root, "bad_lines", json_object_new_uint64(a->bad_lines));
+	err |= ap_json_add(root, "malformed", json_object_new_uint64(a->malformed));
+	err |= ap_json_add(root, "not_denial", json_object_new_uint64(a->not_denial));
+	err |= ap_json_add(root, "changes_dropped", json_object_new_uint64(a->changes_dropped));
 	/* "dims": the trusted_for tables (as in versions 1 and 2); "classes": each
 	 * class's time range, and the execve_check classes' tables. */
 	cls = json_object_new_object();
-	json_object_object_add(root, "classes", cls);
+	if (ap_json_add(root, "classes", cls))
+		goto oom;
 	for (int c = 0; c < API_CLASSES; c++) {
 		json_object *co = json_object_new_object();
 
-		json_object_object_add(cls, class_keys[c], co);
-		json_object_object_add(co, "first", json_object_new_int64(a->api_first[c]));
-		json_object_object_add(co, "last", json_object_new_int64(a->api_last[c]));
+		if (ap_json_add(cls, class_keys[c], co))
+			goto oom;
+		err |= ap_json_add(co, "first", json_object_new_int64(a->api_first[c]));
+		err |= ap_json_add(co, "last", json_object_new_int64(a->api_last[c]));
 		dims = json_object_new_object();
-		json_object_object_add(c == API_CLASS_TRUSTED_FOR ? root : co, "dims", dims);
+		if (ap_json_add(c == API_CLASS_TRUSTED_FOR ? root : co, "dims", dims))
+			goto oom;
 		for (int d = 0; d < TF_DIM_COUNT; d++) {
 			json_object *t = table_json(tf_agg_ctable(a, c, d));
 
-			if (!t) {
-				json_object_put(root);
-				errno = ENOMEM;
-				return -1;
-			}
-			json_object_object_add(dims, tf_dim_name(d), t);
+			if (!t || ap_json_add(dims, tf_dim_name(d), t))
+				goto oom;
 		}
 	}
 	ch = json_object_new_array();
-	json_object_object_add(root, "policy_changes", ch);
+	if (ap_json_add(root, "policy_changes", ch))
+		goto oom;
 	for (size_t i = 0; i < a->nchanges; i++) {
 		const struct tf_policy_change *c = &a->changes[i].c;
 		json_object *o = json_object_new_object();
 
-		json_object_object_add(o, "time", json_object_new_int64(c->ms));
-		if (!key_obj(o, c->node, strlen(c->node))) {
+		if (!o || ap_json_add(o, "time", json_object_new_int64(c->ms)) ||
+		    !key_obj(o, c->node, strlen(c->node))) {
 			json_object_put(o);
-			json_object_put(root);
-			errno = ENOMEM;
-			return -1;
+			goto oom;
 		}
-		json_object_object_add(o, "old", json_object_new_int(c->old_policy));
-		json_object_object_add(o, "new", json_object_new_int(c->new_policy));
-		json_object_object_add(o, "auid", json_object_new_int64(c->auid));
-		json_object_object_add(o, "ses", json_object_new_int64(c->ses));
-		json_object_object_add(o, "res", json_object_new_int(c->res));
-		json_object_array_add(ch, o);
+		err |= ap_json_add(o, "old", json_object_new_int(c->old_policy));
+		err |= ap_json_add(o, "new", json_object_new_int(c->new_policy));
+		err |= ap_json_add(o, "auid", json_object_new_int64(c->auid));
+		err |= ap_json_add(o, "ses", json_object_new_int64(c->ses));
+		err |= ap_json_add(o, "res", json_object_new_int(c->res));
 		/* The writer, when the record named it (absent: not logged). */
 		if (c->writer) {
-			json_object_object_add(o, "pid", json_object_new_int64(c->pid));
-			json_object_object_add(o, "uid", json_object_new_int64(c->uid));
+			err |= ap_json_add(o, "pid", json_object_new_int64(c->pid));
+			err |= ap_json_add(o, "uid", json_object_new_int64(c->uid));
 			if (tf_json_add_str(o, "comm", c->comm) ||
 			    tf_json_add_str(o, "exe", c->exe)) {
-				json_object_put(root);
-				errno = ENOMEM;
-				return -1;
+				json_object_put(o);
+				goto oom;
 			}
 		}
+		if (ap_json_push(ch, o))
+			goto oom;
 	}
-	if (metrics_json(root, &a->metrics)) {
-		json_object_put(root);
-		errno = ENOMEM;
-		return -1;
-	}
+	if (err || metrics_json(root, &a->metrics))
+		goto oom;
 	text = tf_json_string(root, JSON_C_TO_STRING_PLAIN);
 	json_object_put(root);
 	if (!text) {
@@ -210,6 +219,10 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 	rc = tf_atomic_write(path, text, strlen(text), 0600);
 	free(text);
 	return rc;
+oom:
+	json_object_put(root);
+	errno = ENOMEM;
+	return -1;
 }
 
 /* ---- loading ---- */

@@ -4,6 +4,8 @@
  * follow lib/tfjson.h's convention (KEY text + KEY_hex exact bytes), the text
  * report shows them escaped (lib/escape.h). Expected values written by hand.
  */
+#include <dlfcn.h>
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -68,6 +70,37 @@ static void fill(struct tf_agg *a)
 	assert_int_equal(tf_agg_add_change(a, &c), 0);
 	/* a record of the previous kernel: the writer is unknown */
 	assert_int_equal(tf_agg_add_change(a, &prev), 0);
+}
+
+/*
+ * json-c out of memory: json_object_object_add() and json_object_array_add()
+ * interposed here fail at the fail_at-th call (0: never), as json-c does
+ * when it cannot grow a table, leaving the value to the caller. Under ASan,
+ * LeakSanitizer fails the test binary if an error path drops a value.
+ */
+static int fail_at, add_calls;
+
+static bool add_fails(void)
+{
+	return fail_at && ++add_calls == fail_at;
+}
+
+int json_object_object_add(json_object *o, const char *key, json_object *v)
+{
+	static int (*real)(json_object *, const char *, json_object *);
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "json_object_object_add");
+	return add_fails() ? -1 : real(o, key, v);
+}
+
+int json_object_array_add(json_object *arr, json_object *v)
+{
+	static int (*real)(json_object *, json_object *);
+
+	if (!real)
+		*(void **)&real = dlsym(RTLD_NEXT, "json_object_array_add");
+	return add_fails() ? -1 : real(arr, v);
 }
 
 static char *capture_report(const struct tf_agg *a, bool json)
@@ -305,13 +338,87 @@ static void test_state_v1(void **state)
 	tf_agg_free(&b);
 }
 
+/* Every failing add in the JSON report: -1, nothing written, nothing leaked. */
+static void test_report_json_oom(void **state)
+{
+	struct tf_report_opts o = { .tables = (1u << (TF_TABLE_POLICY + 1)) - 1 };
+	struct tf_agg a;
+	int n;
+
+	(void)state;
+	fill(&a);
+	for (n = 1; n < 10000; n++) {
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		int rc;
+
+		assert_non_null(f);
+		fail_at = n;
+		add_calls = 0;
+		rc = tf_report_json(f, &a, &o);
+		fail_at = 0;
+		fclose(f);
+		if (add_calls < n) { /* no add left to fail */
+			assert_int_equal(rc, 0);
+			free(text);
+			break;
+		}
+		if (rc != -1)
+			fail_msg("add %d failed, tf_report_json() returned %d", n, rc);
+		assert_int_equal(len, 0);
+		free(text);
+	}
+	assert_true(n > 50); /* the report made that many adds */
+	tf_agg_free(&a);
+}
+
+/* The same for the state file: -1 with ENOMEM, nothing leaked, the file kept. */
+static void test_state_save_oom(void **state)
+{
+	struct tf_agg a;
+	char *before;
+	int n;
+
+	(void)state;
+	fill(&a);
+	assert_int_equal(tf_state_save(&a, path), 0);
+	before = slurp(path);
+	for (n = 1; n < 10000; n++) {
+		int rc;
+
+		fail_at = n;
+		add_calls = 0;
+		rc = tf_state_save(&a, path);
+		fail_at = 0;
+		if (add_calls < n) {
+			assert_int_equal(rc, 0);
+			break;
+		}
+		if (rc != -1 || errno != ENOMEM)
+			fail_msg("add %d failed, tf_state_save() returned %d (%s)", n, rc,
+				 strerror(errno));
+	}
+	assert_true(n > 50);
+	{
+		char *after = slurp(path);
+
+		assert_string_equal(before, after);
+		free(after);
+	}
+	free(before);
+	tf_agg_free(&a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_report_json),
 		cmocka_unit_test(test_report_text),
+		cmocka_unit_test(test_report_json_oom),
 		cmocka_unit_test(test_state_file),
 		cmocka_unit_test(test_state_v1),
+		cmocka_unit_test(test_state_save_oom),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
