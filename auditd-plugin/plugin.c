@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "caps.h"
+#include "cli.h"
 #include "config.h"
 #include "feed.h"
 #include "metrics.h"
@@ -199,7 +200,8 @@ int tf_plugin_main(int argc, char **argv)
 	int64_t last_save, last_age;
 	int opt, rc = 0;
 
-	while ((opt = getopt_long(argc, argv, "c:h", longopts, NULL)) != -1) {
+	opterr = 0; /* ap_cli_bad_option() says what is wrong, once */
+	while ((opt = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
 			config_path = optarg;
@@ -209,6 +211,7 @@ int tf_plugin_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			ap_cli_bad_option("audisp-trusted-for", opt, argv);
 			usage(stderr);
 			return 2;
 		}

@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Rendering an aggregator as an aureport-like text report or as JSON. */
+/*
+ * Rendering an aggregator as an aureport-like text report (report_text.c)
+ * or as JSON (report_json.c). The command line that fills the options is
+ * report_cli.c.
+ */
 #ifndef TF_REPORT_H
 #define TF_REPORT_H
 
@@ -19,7 +23,7 @@ struct tf_report_opts {
 };
 
 void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o);
-/* Returns 0, or -1 when out of memory. */
+/* Returns 0, or -1 when out of memory (nothing written) or @f could not be written. */
 int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o);
 
 #endif

@@ -13,11 +13,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cli.h"
 #include "config.h"
 #include "escape.h"
 #include "feed.h"
 #include "metrics.h"
 #include "report.h"
+#include "report_input.h"
 #include "state.h"
 
 #define PROG "audisp-trusted-for report"
@@ -172,70 +174,6 @@ static void usage(FILE *f)
 		"                  or written atomically as DIR/" TF_METRICS_FILE "\n");
 }
 
-static int feed_fd(struct tf_feed *feed, int fd, const char *name)
-{
-	char buf[65536];
-
-	for (;;) {
-		ssize_t r = read(fd, buf, sizeof(buf));
-
-		if (r == 0)
-			return 0;
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			fprintf(stderr, PROG ": cannot read ");
-			tf_fputs_escaped(name, stderr);
-			fprintf(stderr, ": %s\n", strerror(errno));
-			return -1;
-		}
-		tf_feed_bytes(feed, buf, (size_t)r);
-	}
-}
-
-static int read_inputs(struct tf_agg *agg, const struct tf_filter *flt, char **files,
-		       int nfiles)
-{
-	struct tf_feed feed;
-	int *fds = calloc(nfiles ? (size_t)nfiles : 1, sizeof(int));
-	int rc = 0;
-
-	if (!fds)
-		return -1;
-	/* Open everything first: a typo must not yield a partial report. */
-	for (int i = 0; i < nfiles; i++) {
-		fds[i] = strcmp(files[i], "-") ? open(files[i], O_RDONLY | O_CLOEXEC) : 0;
-		if (fds[i] < 0) {
-			fprintf(stderr, PROG ": cannot open ");
-			tf_fputs_escaped(files[i], stderr);
-			fprintf(stderr, ": %s (check the --input file names)\n", strerror(errno));
-			while (i-- > 0)
-				if (fds[i] > 0)
-					close(fds[i]);
-			free(fds);
-			return -1;
-		}
-	}
-	if (tf_feed_init(&feed, agg, flt, 0)) {
-		fprintf(stderr, PROG ": cannot start libauparse: %s\n", strerror(errno));
-		rc = -1;
-		goto out;
-	}
-	tf_feed_offline(&feed); /* finished logs: only the records counted, at once */
-	if (nfiles == 0)
-		rc = feed_fd(&feed, 0, "stdin");
-	for (int i = 0; i < nfiles && !rc; i++)
-		rc = feed_fd(&feed, fds[i], files[i]);
-	tf_feed_flush(&feed);
-	tf_feed_free(&feed);
-out:
-	for (int i = 0; i < nfiles; i++)
-		if (fds[i] > 0)
-			close(fds[i]);
-	free(fds);
-	return rc;
-}
-
 int tf_report_main(int argc, char **argv)
 {
 	enum { O_STATE = 256, O_INPUT, O_SINCE, O_UNTIL, O_NODE, O_TABLE, O_TOP, O_JSON,
@@ -268,7 +206,8 @@ int tf_report_main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	optind = 1;
-	while ((opt = getopt_long(argc, argv, "ic:h", longopts, NULL)) != -1) {
+	opterr = 0; /* ap_cli_bad_option() says what is wrong, once */
+	while ((opt = getopt_long(argc, argv, ":ic:h", longopts, NULL)) != -1) {
 		char *end;
 		unsigned long v;
 
@@ -341,6 +280,7 @@ int tf_report_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
+			ap_cli_bad_option(PROG, opt, argv);
 			usage(stderr);
 			return 2;
 		}
@@ -388,7 +328,7 @@ int tf_report_main(int argc, char **argv)
 		/* The labelled counters are only printed by --metrics, and cost a
 		 * tenth of the time per record (issue 12). */
 		agg.no_metrics = !metrics;
-		if (read_inputs(&agg, &flt, argv + optind, argc - optind)) {
+		if (ap_report_read_inputs(&agg, &flt, argv + optind, argc - optind)) {
 			tf_agg_free(&agg);
 			return 1;
 		}
@@ -405,14 +345,16 @@ int tf_report_main(int argc, char **argv)
 		if (!state)
 			state = cfg.state_file;
 		if (tf_state_load(&agg, cfg.capacity, state, err, sizeof(err))) {
+			int e = errno; /* before the messages' calls */
+
 			fprintf(stderr, PROG ": cannot use ");
 			tf_fputs_escaped(state, stderr);
-			if (errno == ENOENT)
+			if (e == ENOENT)
 				fprintf(stderr, ": no state yet (is the plugin active in auditd's plugins.d? or use --input FILE)\n");
-			else if (errno == EPROTO)
+			else if (e == EPROTO)
 				fprintf(stderr, ": not a state file: %s\n", err);
 			else
-				fprintf(stderr, ": %s\n", strerror(errno));
+				fprintf(stderr, ": %s\n", strerror(e));
 			return 1;
 		}
 		if (asprintf(&src, "state %s", state) < 0)
@@ -424,10 +366,12 @@ int tf_report_main(int argc, char **argv)
 
 		rc = 0;
 		if (tf_metrics_save(metrics_dir, &agg, &h)) {
+			int e = errno;
+
 			fprintf(stderr, PROG ": cannot write ");
 			tf_fputs_escaped(metrics_dir, stderr);
 			fprintf(stderr, "/" TF_METRICS_FILE ": %s (is it a directory you can write?)\n",
-				strerror(errno));
+				strerror(e));
 			rc = 1;
 		}
 	} else if (metrics) {

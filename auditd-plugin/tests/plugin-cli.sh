@@ -97,6 +97,16 @@ echo '{"version":1' > "$W/bad.json"
 t_eq "corrupt state exits 1" 1 "$rc"
 "$BIN" bogus 2> "$W/e"; rc=$?
 t_eq "unknown word exits 2" 2 "$rc"
+# A refused option: the tool's own line naming it, once (not getopt's too).
+"$BIN" report --bogus 2> "$W/e"; rc=$?
+t_eq "unknown report option: exit 2, one line naming it" "2 1 1" \
+	"$rc $(grep -c "^audisp-trusted-for report: unknown option '--bogus'$" "$W/e") $(grep -c option "$W/e")"
+"$BIN" report --input --state 2> "$W/e"; rc=$?
+t_eq "report option without its value: exit 2, one line naming it" "2 1 1" \
+	"$rc $(grep -c "^audisp-trusted-for report: option '--state' needs a value$" "$W/e") $(grep -c option "$W/e")"
+"$BIN" -x 2> "$W/e"; rc=$?
+t_eq "unknown plugin option: exit 2, one line naming it" "2 1 1" \
+	"$rc $(grep -c "^audisp-trusted-for: unknown option '-x'$" "$W/e") $(grep -c option "$W/e")"
 
 # ---- plugin loop ----
 cat > "$W/p.conf" <<EOC
