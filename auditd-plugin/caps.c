@@ -18,7 +18,7 @@ static bool have_setpcap(void)
 	return v == CAP_SET;
 }
 
-int tf_drop_caps(void)
+int ap_drop_caps(void)
 {
 	cap_t none;
 	int rc;

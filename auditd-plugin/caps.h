@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef TF_CAPS_H
-#define TF_CAPS_H
+#ifndef AP_CAPS_H
+#define AP_CAPS_H
 
 /*
  * Drop every capability (effective, permitted, inheritable, ambient and the
@@ -8,6 +8,6 @@
  * its own root-owned state directory, which needs no capability as its
  * owner. Returns 0, or -1 with errno.
  */
-int tf_drop_caps(void);
+int ap_drop_caps(void);
 
 #endif

@@ -11,16 +11,16 @@
 #include "aggregate.h"
 #include "state.h"
 
-void tf_config_defaults(struct tf_config *c)
+void ap_config_defaults(struct ap_config *c)
 {
 	memset(c, 0, sizeof(*c));
-	snprintf(c->state_file, sizeof(c->state_file), "%s", TF_STATE_PATH);
+	snprintf(c->state_file, sizeof(c->state_file), "%s", AP_STATE_PATH);
 	c->save_interval = 60;
-	c->capacity = TF_AGG_CAP_DEFAULT;
+	c->capacity = AP_AGG_CAP_DEFAULT;
 	c->eoe_timeout = 2;
-	c->metrics_top = TF_METRICS_EXE_DEFAULT;
-	c->metrics_nodes = TF_METRICS_NODE_DEFAULT;
-	c->metrics_series = TF_METRICS_SERIES_DEFAULT;
+	c->metrics_top = AP_METRICS_EXE_DEFAULT;
+	c->metrics_nodes = AP_METRICS_NODE_DEFAULT;
+	c->metrics_series = AP_METRICS_SERIES_DEFAULT;
 }
 
 static char *trim(char *s)
@@ -47,10 +47,10 @@ static int number(const char *v, unsigned long min, unsigned long max,
 	return errno || *end || *out < min || *out > max ? -1 : 0;
 }
 
-int tf_config_load(struct tf_config *c, const char *path, int must_exist,
+int ap_config_load(struct ap_config *c, const char *path, int must_exist,
 		   char *err, size_t err_len)
 {
-	struct tf_config n = *c;
+	struct ap_config n = *c;
 	char line[4352];
 	unsigned int lineno = 0;
 	FILE *f = fopen(path, "re");

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The plugin's own configuration file (default TF_CONFIG_PATH), lines of
+ * The plugin's own configuration file (default AP_CONFIG_PATH), lines of
  * "key = value", '#' comments:
  *   state_file = /var/lib/audisp-trusted-for/state.json
  *   save_interval = 60        seconds between state saves (1..86400)
@@ -12,15 +12,15 @@
  *   metrics_series = 16384    denial series (1..1000000)
  * A missing file means the defaults.
  */
-#ifndef TF_CONFIG_H
-#define TF_CONFIG_H
+#ifndef AP_CONFIG_H
+#define AP_CONFIG_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#define TF_CONFIG_PATH "/etc/audit/audisp-trusted-for.conf"
+#define AP_CONFIG_PATH "/etc/audit/audisp-trusted-for.conf"
 
-struct tf_config {
+struct ap_config {
 	char state_file[4096];
 	unsigned int save_interval;
 	uint32_t capacity;
@@ -29,12 +29,12 @@ struct tf_config {
 	uint32_t metrics_top, metrics_nodes, metrics_series;
 };
 
-void tf_config_defaults(struct tf_config *c);
+void ap_config_defaults(struct ap_config *c);
 /*
  * Read @path over the defaults. Returns 0 (also when @path does not exist and
  * @must_exist is 0), or -1 with a one-line message in @err.
  */
-int tf_config_load(struct tf_config *c, const char *path, int must_exist,
+int ap_config_load(struct ap_config *c, const char *path, int must_exist,
 		   char *err, size_t err_len);
 
 #endif

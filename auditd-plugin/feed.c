@@ -73,7 +73,7 @@ static bool header(const char *line, size_t len, const char **type, size_t *tlen
 	       digits(&p, end) && lit(&p, end, ":") && digits(&p, end) && lit(&p, end, "):");
 }
 
-bool tf_line_is_record(const char *line, size_t len)
+bool ap_line_is_record(const char *line, size_t len)
 {
 	const char *type;
 	size_t tlen;
@@ -84,24 +84,24 @@ bool tf_line_is_record(const char *line, size_t len)
 /*
  * Whether a record of type= value @type may be counted: libauparse takes a
  * record's type from that value with audit_name_to_msg_type() (so
- * UNKNOWN[1350], 1350 and UNKNOWN[1350x] are all 1350), and tf_record_parse()
+ * UNKNOWN[1350], 1350 and UNKNOWN[1350x] are all 1350), and ap_record_parse()
  * counts only types 1350 and CONFIG_CHANGE. Asking the same function gives
  * the same answer; a small cache of the last values asked about keeps this
  * cheap (a log holds a handful of distinct type names).
  */
-static bool counted_type(struct tf_feed *f, const char *type, size_t tlen)
+static bool counted_type(struct ap_feed *f, const char *type, size_t tlen)
 {
-	struct tf_type_memo *m;
+	struct ap_type_memo *m;
 	int t;
 
 	if (tlen >= sizeof(m->name))
 		return true; /* not cached: fed, libauparse decides */
-	for (unsigned int i = 0; i < TF_TYPE_MEMO; i++) {
+	for (unsigned int i = 0; i < AP_TYPE_MEMO; i++) {
 		m = &f->types[i];
 		if (m->len == tlen && !memcmp(m->name, type, tlen))
 			return m->counted;
 	}
-	m = &f->types[f->next_type++ % TF_TYPE_MEMO];
+	m = &f->types[f->next_type++ % AP_TYPE_MEMO];
 	memcpy(m->name, type, tlen);
 	m->name[tlen] = '\0';
 	t = audit_name_to_msg_type(m->name);
@@ -125,7 +125,7 @@ static bool is_cwd_record(const char *line, size_t len)
 	return lit(&p, end, "type=CWD ");
 }
 
-static bool wanted(const struct tf_filter *flt, int64_t ms, const char *node)
+static bool wanted(const struct ap_filter *flt, int64_t ms, const char *node)
 {
 	if (!flt)
 		return true;
@@ -136,39 +136,39 @@ static bool wanted(const struct tf_filter *flt, int64_t ms, const char *node)
 
 static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 {
-	struct tf_feed *f = arg;
-	struct tf_denial d;
-	struct tf_policy_change p;
+	struct ap_feed *f = arg;
+	struct ap_denial d;
+	struct ap_policy_change p;
 	char node[256];
 
 	if (type != AUPARSE_CB_EVENT_READY || auparse_first_record(au) <= 0)
 		return;
 	f->done += auparse_get_num_records(au);
 	do {
-		switch (tf_record_parse(au, &d, &p, node, sizeof(node))) {
-		case TF_PARSE_DENIAL:
+		switch (ap_record_parse(au, &d, &p, node, sizeof(node))) {
+		case AP_PARSE_DENIAL:
 			if (wanted(f->filter, d.ms, d.node))
-				tf_agg_add_denial(f->agg, &d);
-			tf_denial_clear(&d);
+				ap_agg_add_denial(f->agg, &d);
+			ap_denial_clear(&d);
 			break;
-		case TF_PARSE_POLICY:
+		case AP_PARSE_POLICY:
 			if (wanted(f->filter, p.ms, p.node))
-				tf_agg_add_change(f->agg, &p);
-			tf_policy_change_clear(&p);
+				ap_agg_add_change(f->agg, &p);
+			ap_policy_change_clear(&p);
 			break;
-		case TF_PARSE_MALFORMED:
+		case AP_PARSE_MALFORMED:
 			f->agg->malformed++;
 			break;
-		case TF_PARSE_NOT_DENIAL:
+		case AP_PARSE_NOT_DENIAL:
 			f->agg->not_denial++;
 			break;
-		case TF_PARSE_OTHER:
+		case AP_PARSE_OTHER:
 			break;
 		}
 	} while (auparse_next_record(au) > 0);
 }
 
-int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter,
+int ap_feed_init(struct ap_feed *f, struct ap_agg *agg, const struct ap_filter *filter,
 		 unsigned int eoe_timeout)
 {
 	memset(f, 0, sizeof(*f));
@@ -177,7 +177,7 @@ int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *
 	f->line = malloc(TF_LINE_MAX + 1);
 	f->au = auparse_init(AUSOURCE_FEED, NULL);
 	if (!f->line || !f->au) {
-		tf_feed_free(f);
+		ap_feed_free(f);
 		return -1;
 	}
 	if (eoe_timeout) /* after auparse_init(), which reloads auditd.conf's */
@@ -188,7 +188,7 @@ int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *
 	return 0;
 }
 
-void tf_feed_free(struct tf_feed *f)
+void ap_feed_free(struct ap_feed *f)
 {
 	if (f->au)
 		auparse_destroy(f->au);
@@ -197,7 +197,7 @@ void tf_feed_free(struct tf_feed *f)
 }
 
 /* One line, without its newline; @line[@len] is a newline. */
-static void take_line(struct tf_feed *f, const char *line, size_t len)
+static void take_line(struct ap_feed *f, const char *line, size_t len)
 {
 	const char *type;
 	size_t tlen;
@@ -207,7 +207,7 @@ static void take_line(struct tf_feed *f, const char *line, size_t len)
 	} else if (!header(line, len, &type, &tlen)) {
 		f->agg->bad_lines++;
 	} else if (f->offline) {
-		/* see tf_feed_offline() */
+		/* see ap_feed_offline() */
 		if (counted_type(f, type, tlen)) {
 			auparse_feed(f->au, line, len + 1);
 			f->fed++;
@@ -223,7 +223,7 @@ static void take_line(struct tf_feed *f, const char *line, size_t len)
 	f->lines++;
 }
 
-static void end_line(struct tf_feed *f)
+static void end_line(struct ap_feed *f)
 {
 	if (f->overlong) {
 		f->agg->bad_lines++;
@@ -236,7 +236,7 @@ static void end_line(struct tf_feed *f)
 	f->overlong = false;
 }
 
-void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n)
+void ap_feed_bytes(struct ap_feed *f, const char *data, size_t n)
 {
 	while (n) {
 		const char *nl = memchr(data, '\n', n);
@@ -265,17 +265,17 @@ void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n)
 	}
 }
 
-void tf_feed_offline(struct tf_feed *f)
+void ap_feed_offline(struct ap_feed *f)
 {
 	f->offline = true;
 }
 
-void tf_feed_age(struct tf_feed *f)
+void ap_feed_age(struct ap_feed *f)
 {
 	auparse_feed_age_events(f->au);
 }
 
-void tf_feed_flush(struct tf_feed *f)
+void ap_feed_flush(struct ap_feed *f)
 {
 	if (f->len || f->overlong)
 		end_line(f);

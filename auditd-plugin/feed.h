@@ -3,14 +3,14 @@
  * Audit text in, aggregated records out: splits the byte stream into lines,
  * skips (and counts) lines that are not audit records, and hands the rest to
  * libauparse's feed API. Events are completed by EOE, by a later record, or
- * by age (tf_feed_age() on a timer, tf_feed_flush() at the end): a 1350
+ * by age (ap_feed_age() on a timer, ap_feed_flush() at the end): a 1350
  * record of a task without an audit context comes alone, audit.log holds no
  * EOE records, and audisp-remote drops them. An event may hold SYSCALL,
  * PROCTITLE, and under a syscall rule CWD and PATH records beside the 1350
  * or CONFIG_CHANGE record: only the latter counts.
  */
-#ifndef TF_FEED_H
-#define TF_FEED_H
+#ifndef AP_FEED_H
+#define AP_FEED_H
 
 #include <auparse.h>
 #include <stdbool.h>
@@ -35,30 +35,30 @@
 #define TF_PENDING_MAX 256 /* the fuzzer builds with small limits to reach these paths */
 #endif
 
-struct tf_filter {
+struct ap_filter {
 	int64_t since_ms, until_ms; /* inclusive bounds */
 	const char *node;	    /* NULL: every node; "" : records without node= */
 };
 
-#define TF_TYPE_MEMO 8
-struct tf_type_memo {
+#define AP_TYPE_MEMO 8
+struct ap_type_memo {
 	char name[32];		/* a type= value, NUL-terminated */
 	unsigned char len;	/* 0: unused */
 	bool counted;		/* libauparse makes it 1350 or CONFIG_CHANGE */
 };
 
-struct tf_feed {
+struct ap_feed {
 	auparse_state_t *au;
-	struct tf_agg *agg;
-	const struct tf_filter *filter;
+	struct ap_agg *agg;
+	const struct ap_filter *filter;
 	char *line;
 	size_t len;
 	bool overlong;	/* discarding the rest of an overlong line */
 	uint64_t lines;
 	uint64_t fed;	/* records given to libauparse */
 	uint64_t done;	/* records it handed back in completed events */
-	bool offline;	/* tf_feed_offline() */
-	struct tf_type_memo types[TF_TYPE_MEMO];
+	bool offline;	/* ap_feed_offline() */
+	struct ap_type_memo types[AP_TYPE_MEMO];
 	unsigned int next_type;
 };
 
@@ -67,9 +67,9 @@ struct tf_feed {
  * keep auditd.conf's end_of_event_timeout. libauparse holds it in a global
  * that auparse_init() resets from auditd.conf, hence it is set here, after it.
  */
-int tf_feed_init(struct tf_feed *f, struct tf_agg *agg, const struct tf_filter *filter,
+int ap_feed_init(struct ap_feed *f, struct ap_agg *agg, const struct ap_filter *filter,
 		 unsigned int eoe_timeout);
-void tf_feed_free(struct tf_feed *f);
+void ap_feed_free(struct ap_feed *f);
 /*
  * For a report over finished logs (not for the live plugin): only the records
  * that can be counted (type 1350 or CONFIG_CHANGE, as libauparse types them)
@@ -79,20 +79,20 @@ void tf_feed_free(struct tf_feed *f);
  * PATH, CWD, PROCTITLE, EOE... records of a log are checked for their header
  * only (every line still counts as a record or a non-audit line), and
  * libauparse never scans a list of pending events. Events are no longer
- * completed by time (tf_feed_age() has nothing to do), and the order in
+ * completed by time (ap_feed_age() has nothing to do), and the order in
  * which records are counted is the input's, where libauparse's event
  * ordering could move a record ahead of an earlier-written one with a later
- * timestamp. Call right after tf_feed_init().
+ * timestamp. Call right after ap_feed_init().
  */
-void tf_feed_offline(struct tf_feed *f);
+void ap_feed_offline(struct ap_feed *f);
 /* Feed raw bytes (any chunking). */
-void tf_feed_bytes(struct tf_feed *f, const char *data, size_t n);
+void ap_feed_bytes(struct ap_feed *f, const char *data, size_t n);
 /* Complete events whose EOE did not come within the timeout. */
-void tf_feed_age(struct tf_feed *f);
+void ap_feed_age(struct ap_feed *f);
 /* End of input: feed a last line without newline, complete every event. */
-void tf_feed_flush(struct tf_feed *f);
+void ap_feed_flush(struct ap_feed *f);
 
 /* Whether @line (no newline) looks like an audit record: [node=X ]type=T msg=audit(S.M:N): */
-bool tf_line_is_record(const char *line, size_t len);
+bool ap_line_is_record(const char *line, size_t len);
 
 #endif

@@ -11,6 +11,6 @@
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "report"))
-		return tf_report_main(argc - 1, argv + 1);
-	return tf_plugin_main(argc, argv);
+		return ap_report_main(argc - 1, argv + 1);
+	return ap_plugin_main(argc, argv);
 }

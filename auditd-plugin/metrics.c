@@ -13,7 +13,7 @@
 
 /* ---- a growable hash map of rows ---- */
 
-static void mmap_free(struct tf_mmap *t)
+static void mmap_free(struct ap_mmap *t)
 {
 	for (uint32_t i = 0; i < t->n; i++)
 		free(t->rows[i].key);
@@ -22,7 +22,7 @@ static void mmap_free(struct tf_mmap *t)
 	memset(t, 0, sizeof(*t));
 }
 
-static uint32_t probe(const struct tf_mmap *t, const char *key, size_t klen, uint64_t h)
+static uint32_t probe(const struct ap_mmap *t, const char *key, size_t klen, uint64_t h)
 {
 	uint32_t i = (uint32_t)h & t->mask;
 
@@ -35,20 +35,20 @@ static uint32_t probe(const struct tf_mmap *t, const char *key, size_t klen, uin
 	}
 }
 
-static struct tf_mrow *mmap_find(const struct tf_mmap *t, const char *key, size_t klen)
+static struct ap_mrow *mmap_find(const struct ap_mmap *t, const char *key, size_t klen)
 {
 	int32_t r;
 
 	if (!t->n)
 		return NULL;
-	r = t->slot[probe(t, key, klen, ss_hash(key, klen))];
+	r = t->slot[probe(t, key, klen, ap_ss_hash(key, klen))];
 	return r < 0 ? NULL : &t->rows[r];
 }
 
-static int grow(struct tf_mmap *t)
+static int grow(struct ap_mmap *t)
 {
 	uint32_t cap = t->cap ? t->cap * 2 : 8, slots = cap * 2;
-	struct tf_mrow *rows;
+	struct ap_mrow *rows;
 	int32_t *slot;
 
 	if (cap > (1u << 24)) {
@@ -73,16 +73,16 @@ static int grow(struct tf_mmap *t)
 }
 
 /* The row of @key, created (count 0) when missing; NULL when out of memory. */
-static struct tf_mrow *mmap_get(struct tf_mmap *t, const char *key, size_t klen)
+static struct ap_mrow *mmap_get(struct ap_mmap *t, const char *key, size_t klen)
 {
-	struct tf_mrow *r = mmap_find(t, key, klen);
+	struct ap_mrow *r = mmap_find(t, key, klen);
 	uint64_t h;
 
 	if (r)
 		return r;
 	if (t->n == t->cap && grow(t))
 		return NULL;
-	h = ss_hash(key, klen);
+	h = ap_ss_hash(key, klen);
 	r = &t->rows[t->n];
 	memset(r, 0, sizeof(*r));
 	r->key = malloc(klen + 1);
@@ -98,7 +98,7 @@ static struct tf_mrow *mmap_get(struct tf_mmap *t, const char *key, size_t klen)
 
 /* ---- labels ---- */
 
-void tf_metrics_label(const char *raw, char *out, size_t outsz)
+void ap_metrics_label(const char *raw, char *out, size_t outsz)
 {
 	size_t need = tf_escape_term(raw, strlen(raw), out, outsz), len;
 
@@ -111,7 +111,7 @@ void tf_metrics_label(const char *raw, char *out, size_t outsz)
 }
 
 /* @label if admitted (or admissible within @max), else "other". */
-static const char *admit(struct tf_mmap *set, uint32_t max, const char *label, bool *folded)
+static const char *admit(struct ap_mmap *set, uint32_t max, const char *label, bool *folded)
 {
 	size_t n = strlen(label);
 
@@ -120,7 +120,7 @@ static const char *admit(struct tf_mmap *set, uint32_t max, const char *label, b
 	if (set->n < max && mmap_get(set, label, n))
 		return label;
 	*folded = true;
-	return TF_METRICS_OTHER;
+	return AP_METRICS_OTHER;
 }
 
 /* Join label values with NUL bytes into @buf; returns the key length. */
@@ -141,18 +141,18 @@ static size_t join(char *buf, size_t size, const char *const *v, size_t n)
 	return len;
 }
 
-#define KEY_MAX (5 * (TF_METRICS_LABEL_MAX + 1))
+#define KEY_MAX (5 * (AP_METRICS_LABEL_MAX + 1))
 #define NDL 5 /* labels of a denial series: exe, reason, node, api, enforced */
 
-void tf_metrics_init(struct tf_metrics *m)
+void ap_metrics_init(struct ap_metrics *m)
 {
 	memset(m, 0, sizeof(*m));
-	m->lim.exe = TF_METRICS_EXE_DEFAULT;
-	m->lim.node = TF_METRICS_NODE_DEFAULT;
-	m->lim.series = TF_METRICS_SERIES_DEFAULT;
+	m->lim.exe = AP_METRICS_EXE_DEFAULT;
+	m->lim.node = AP_METRICS_NODE_DEFAULT;
+	m->lim.series = AP_METRICS_SERIES_DEFAULT;
 }
 
-void tf_metrics_free(struct tf_metrics *m)
+void ap_metrics_free(struct ap_metrics *m)
 {
 	mmap_free(&m->denials);
 	mmap_free(&m->changes);
@@ -162,7 +162,7 @@ void tf_metrics_free(struct tf_metrics *m)
 	mmap_free(&m->node);
 }
 
-size_t tf_metrics_labels(const struct tf_mrow *r, const char **out, size_t max)
+size_t ap_metrics_labels(const struct ap_mrow *r, const char **out, size_t max)
 {
 	size_t n = 0;
 
@@ -175,21 +175,21 @@ size_t tf_metrics_labels(const struct tf_mrow *r, const char **out, size_t max)
 }
 
 /* The api and enforced label values of a class ("" : no enforced label). */
-static void class_labels(enum api_class c, const char **api, const char **enforced)
+static void class_labels(enum ap_api_class c, const char **api, const char **enforced)
 {
-	*api = tf_api_name(c);
-	*enforced = c == API_CLASS_EC_ENFORCED ? "true" : c == API_CLASS_EC_OBSERVED ? "false" : "";
+	*api = ap_api_name(c);
+	*enforced = c == AP_API_EC_ENFORCED ? "true" : c == AP_API_EC_OBSERVED ? "false" : "";
 }
 
 /* @v: exe, reason, node, api, enforced. The fold keeps api and enforced. */
-static int count_denial(struct tf_metrics *m, const char *const v[NDL], uint64_t hits,
+static int count_denial(struct ap_metrics *m, const char *const v[NDL], uint64_t hits,
 			bool restore)
 {
-	const char *other[NDL] = { TF_METRICS_OTHER, TF_METRICS_OTHER, TF_METRICS_OTHER,
+	const char *other[NDL] = { AP_METRICS_OTHER, AP_METRICS_OTHER, AP_METRICS_OTHER,
 				   v[3], v[4] };
 	char key[KEY_MAX];
 	size_t klen = join(key, sizeof(key), v, NDL);
-	struct tf_mrow *r = mmap_find(&m->denials, key, klen);
+	struct ap_mrow *r = mmap_find(&m->denials, key, klen);
 
 	if (!r && !restore && m->denials.n >= m->lim.series) {
 		m->folded += hits;
@@ -206,18 +206,18 @@ static int count_denial(struct tf_metrics *m, const char *const v[NDL], uint64_t
 	return 0;
 }
 
-int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
-		      const char *node, enum api_class api)
+int ap_metrics_denial(struct ap_metrics *m, const char *exe, const char *reason,
+		      const char *node, enum ap_api_class api)
 {
-	char e[TF_METRICS_LABEL_MAX], rs[TF_METRICS_LABEL_MAX], nd[TF_METRICS_LABEL_MAX];
+	char e[AP_METRICS_LABEL_MAX], rs[AP_METRICS_LABEL_MAX], nd[AP_METRICS_LABEL_MAX];
 	const char *v[NDL];
 	bool folded = false;
 
-	tf_metrics_label(exe, e, sizeof(e));
-	tf_metrics_label(reason, rs, sizeof(rs));
-	tf_metrics_label(node, nd, sizeof(nd));
+	ap_metrics_label(exe, e, sizeof(e));
+	ap_metrics_label(reason, rs, sizeof(rs));
+	ap_metrics_label(node, nd, sizeof(nd));
 	v[0] = admit(&m->exe, m->lim.exe, e, &folded);
-	v[1] = admit(&m->reason, TF_METRICS_REASONS, rs, &folded);
+	v[1] = admit(&m->reason, AP_METRICS_REASONS, rs, &folded);
 	v[2] = admit(&m->node, m->lim.node, nd, &folded);
 	class_labels(api, &v[3], &v[4]);
 	if (folded)
@@ -225,12 +225,12 @@ int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
 	return count_denial(m, v, 1, false);
 }
 
-/* A saved label value is what tf_metrics_label() makes: short, UTF-8, no control. */
+/* A saved label value is what ap_metrics_label() makes: short, UTF-8, no control. */
 static bool label_ok(const char *s)
 {
 	size_t n = strlen(s);
 
-	if (n >= TF_METRICS_LABEL_MAX || !tf_utf8_valid(s, n))
+	if (n >= AP_METRICS_LABEL_MAX || !tf_utf8_valid(s, n))
 		return false;
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
@@ -238,7 +238,7 @@ static bool label_ok(const char *s)
 	return true;
 }
 
-int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char *reason,
+int ap_metrics_restore_denial(struct ap_metrics *m, const char *exe, const char *reason,
 			      const char *node, const char *api, const char *enforced,
 			      uint64_t count)
 {
@@ -251,7 +251,7 @@ int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char 
 		return -1;
 	}
 	/* api and enforced: the values class_labels() makes, nothing else */
-	for (int c = 0; c < API_CLASSES; c++) {
+	for (int c = 0; c < AP_API_CLASSES; c++) {
 		const char *a, *e;
 
 		class_labels(c, &a, &e);
@@ -263,15 +263,15 @@ int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char 
 	}
 	/* Admit the saved labels again ("other" is not a label of its own). */
 	for (int i = 0; i < 3; i++) {
-		struct tf_mmap *set = i == 0 ? &m->exe : i == 1 ? &m->reason : &m->node;
+		struct ap_mmap *set = i == 0 ? &m->exe : i == 1 ? &m->reason : &m->node;
 
-		if (strcmp(v[i], TF_METRICS_OTHER) && !mmap_get(set, v[i], strlen(v[i])))
+		if (strcmp(v[i], AP_METRICS_OTHER) && !mmap_get(set, v[i], strlen(v[i])))
 			return -1;
 	}
 	return count_denial(m, v, count, true);
 }
 
-static struct tf_mrow *change_row(struct tf_metrics *m, const char *node, const char *result)
+static struct ap_mrow *change_row(struct ap_metrics *m, const char *node, const char *result)
 {
 	const char *v[2] = { node, result };
 	char key[KEY_MAX];
@@ -279,15 +279,15 @@ static struct tf_mrow *change_row(struct tf_metrics *m, const char *node, const 
 	return mmap_get(&m->changes, key, join(key, sizeof(key), v, 2));
 }
 
-int tf_metrics_change(struct tf_metrics *m, const char *node, int res, int new_policy,
+int ap_metrics_change(struct ap_metrics *m, const char *node, int res, int new_policy,
 		      int64_t ms)
 {
-	char nd[TF_METRICS_LABEL_MAX];
+	char nd[AP_METRICS_LABEL_MAX];
 	const char *label;
 	bool folded = false;
-	struct tf_mrow *r;
+	struct ap_mrow *r;
 
-	tf_metrics_label(node, nd, sizeof(nd));
+	ap_metrics_label(node, nd, sizeof(nd));
 	label = admit(&m->node, m->lim.node, nd, &folded);
 	r = change_row(m, label, res ? "applied" : "refused");
 	if (!r)
@@ -307,16 +307,16 @@ int tf_metrics_change(struct tf_metrics *m, const char *node, int res, int new_p
 	return 0;
 }
 
-int tf_metrics_restore_change(struct tf_metrics *m, const char *node, const char *result,
+int ap_metrics_restore_change(struct ap_metrics *m, const char *node, const char *result,
 			      uint64_t count)
 {
-	struct tf_mrow *r;
+	struct ap_mrow *r;
 
 	if (!label_ok(node) || (strcmp(result, "applied") && strcmp(result, "refused"))) {
 		errno = EINVAL;
 		return -1;
 	}
-	if (strcmp(node, TF_METRICS_OTHER) && !mmap_get(&m->node, node, strlen(node)))
+	if (strcmp(node, AP_METRICS_OTHER) && !mmap_get(&m->node, node, strlen(node)))
 		return -1;
 	r = change_row(m, node, result);
 	if (!r)
@@ -325,9 +325,9 @@ int tf_metrics_restore_change(struct tf_metrics *m, const char *node, const char
 	return 0;
 }
 
-int tf_metrics_restore_policy(struct tf_metrics *m, const char *node, int value, int64_t ms)
+int ap_metrics_restore_policy(struct ap_metrics *m, const char *node, int value, int64_t ms)
 {
-	struct tf_mrow *r;
+	struct ap_mrow *r;
 
 	if (!label_ok(node)) {
 		errno = EINVAL;
@@ -392,17 +392,17 @@ static void seconds(FILE *f, int64_t ms)
 /* Rows in key order, so that the file is the same for the same counts. */
 static int cmp_rows(const void *a, const void *b)
 {
-	const struct tf_mrow *x = *(const struct tf_mrow *const *)a;
-	const struct tf_mrow *y = *(const struct tf_mrow *const *)b;
+	const struct ap_mrow *x = *(const struct ap_mrow *const *)a;
+	const struct ap_mrow *y = *(const struct ap_mrow *const *)b;
 	size_t n = x->klen < y->klen ? x->klen : y->klen;
 	int c = memcmp(x->key, y->key, n);
 
 	return c ? c : (x->klen > y->klen) - (x->klen < y->klen);
 }
 
-static const struct tf_mrow **sorted(const struct tf_mmap *t)
+static const struct ap_mrow **sorted(const struct ap_mmap *t)
 {
-	const struct tf_mrow **v = malloc((t->n ? t->n : 1) * sizeof(*v));
+	const struct ap_mrow **v = malloc((t->n ? t->n : 1) * sizeof(*v));
 
 	if (!v)
 		return NULL;
@@ -412,14 +412,14 @@ static const struct tf_mrow **sorted(const struct tf_mmap *t)
 	return v;
 }
 
-int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_health *h)
+int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_health *h)
 {
 	static const char *const dl[] = { "exe", "reason", "node", "api", "enforced" };
 	static const char *const cl[] = { "node", "result" };
 	static const char *const nl[] = { "node" };
 	static const char *const tl[] = { "table" };
-	const struct tf_metrics *m = &a->metrics;
-	const struct tf_mrow **v;
+	const struct ap_metrics *m = &a->metrics;
+	const struct ap_mrow **v;
 	const char *lv[NDL];
 
 	head(f, "trustfor_denials_total", "counter",
@@ -427,7 +427,7 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 	if (!(v = sorted(&m->denials)))
 		return -1;
 	for (uint32_t i = 0; i < m->denials.n; i++) {
-		if (tf_metrics_labels(v[i], lv, NDL) != NDL)
+		if (ap_metrics_labels(v[i], lv, NDL) != NDL)
 			continue;
 		/* trusted_for series have no enforced label */
 		series(f, "trustfor_denials_total", dl, lv, lv[4][0] ? NDL : NDL - 1);
@@ -440,7 +440,7 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 	if (!(v = sorted(&m->changes)))
 		return -1;
 	for (uint32_t i = 0; i < m->changes.n; i++) {
-		if (tf_metrics_labels(v[i], lv, 2) != 2)
+		if (ap_metrics_labels(v[i], lv, 2) != 2)
 			continue;
 		series(f, "trustfor_policy_changes_total", cl, lv, 2);
 		fprintf(f, " %llu\n", (unsigned long long)v[i]->count);
@@ -477,13 +477,13 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 	u64_line(f, "trustfor_non_audit_lines_total", a->bad_lines);
 	head(f, "trustfor_evicted_rows_total", "counter",
 	     "Report rows evicted from a full table (their counts go to the table's other row), by table.");
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
-		lv[0] = tf_dim_name(d);
+	for (int d = 0; d < AP_DIM_COUNT; d++) {
+		lv[0] = ap_dim_name(d);
 		series(f, "trustfor_evicted_rows_total", tl, lv, 1);
 		uint64_t ev = 0;
 
-		for (int c = 0; c < API_CLASSES; c++)
-			ev += tf_agg_ctable(a, c, d)->evicted;
+		for (int c = 0; c < AP_API_CLASSES; c++)
+			ev += ap_agg_ctable(a, c, d)->evicted;
 		fprintf(f, " %llu\n", (unsigned long long)ev);
 	}
 	head(f, "trustfor_lost_total", "counter",
@@ -491,8 +491,8 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 	{
 		uint64_t lost = a->changes_dropped;
 
-		for (int c = 0; c < API_CLASSES; c++)
-			lost += tf_agg_ctable(a, c, TF_DIM_INTERP)->unstored;
+		for (int c = 0; c < AP_API_CLASSES; c++)
+			lost += ap_agg_ctable(a, c, AP_DIM_INTERP)->unstored;
 		u64_line(f, "trustfor_lost_total", lost);
 	}
 	head(f, "trustfor_metrics_folded_denials_total", "counter",
@@ -507,7 +507,7 @@ int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_he
 	return ferror(f) ? -1 : 0;
 }
 
-int tf_metrics_save(const char *dir, const struct tf_agg *a, const struct tf_metrics_health *h)
+int ap_metrics_save(const char *dir, const struct ap_agg *a, const struct ap_metrics_health *h)
 {
 	char *text = NULL, *path = NULL;
 	size_t len = 0;
@@ -516,7 +516,7 @@ int tf_metrics_save(const char *dir, const struct tf_agg *a, const struct tf_met
 
 	if (!f)
 		return -1;
-	if (tf_metrics_write(f, a, h)) {
+	if (ap_metrics_write(f, a, h)) {
 		fclose(f);
 		free(text);
 		errno = ENOMEM;
@@ -526,7 +526,7 @@ int tf_metrics_save(const char *dir, const struct tf_agg *a, const struct tf_met
 		free(text);
 		return -1;
 	}
-	if (asprintf(&path, "%s/%s", dir, TF_METRICS_FILE) >= 0)
+	if (asprintf(&path, "%s/%s", dir, AP_METRICS_FILE) >= 0)
 		rc = tf_atomic_write(path, text, len, 0644);
 	else
 		path = NULL;

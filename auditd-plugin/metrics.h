@@ -7,7 +7,7 @@
  * Counters are exact and monotonic: each series is a counter kept in the
  * aggregator (and in its state file), never a Space-Saving row, which an
  * eviction could lower. Label values are bounded by admission: the first
- * `exe` distinct interpreter labels, the first TF_METRICS_REASONS reason
+ * `exe` distinct interpreter labels, the first AP_METRICS_REASONS reason
  * labels and the first `node` node labels seen are admitted for good (they
  * are kept in the state file); later values are counted under the label
  * value "other". A combination of labels beyond `series` series is counted
@@ -25,8 +25,8 @@
  * so two names that give the same label value share one series (never a
  * duplicate series).
  */
-#ifndef TF_METRICS_H
-#define TF_METRICS_H
+#ifndef AP_METRICS_H
+#define AP_METRICS_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -35,15 +35,15 @@
 
 #include "record.h"
 
-#define TF_METRICS_FILE "audisp-trusted-for.prom"
-#define TF_METRICS_OTHER "other"
-#define TF_METRICS_REASONS 16	   /* reason labels admitted (4 bits: 15 lists) */
-#define TF_METRICS_EXE_DEFAULT 32  /* metrics_top */
-#define TF_METRICS_NODE_DEFAULT 1024 /* metrics_nodes */
-#define TF_METRICS_SERIES_DEFAULT 16384 /* metrics_series */
-#define TF_METRICS_LABEL_MAX 1024  /* bytes of a label value (escaped), longer is cut */
+#define AP_METRICS_FILE "audisp-trusted-for.prom"
+#define AP_METRICS_OTHER "other"
+#define AP_METRICS_REASONS 16	   /* reason labels admitted (4 bits: 15 lists) */
+#define AP_METRICS_EXE_DEFAULT 32  /* metrics_top */
+#define AP_METRICS_NODE_DEFAULT 1024 /* metrics_nodes */
+#define AP_METRICS_SERIES_DEFAULT 16384 /* metrics_series */
+#define AP_METRICS_LABEL_MAX 1024  /* bytes of a label value (escaped), longer is cut */
 
-struct tf_mrow {
+struct ap_mrow {
 	char *key;	/* NUL-separated label values */
 	size_t klen;
 	uint64_t hash;
@@ -53,66 +53,66 @@ struct tf_mrow {
 };
 
 /* A growable hash map of rows (no eviction, ever). */
-struct tf_mmap {
-	struct tf_mrow *rows;
+struct ap_mmap {
+	struct ap_mrow *rows;
 	uint32_t n, cap;
 	int32_t *slot;
 	uint32_t mask;
 };
 
-struct tf_metrics_limits {
+struct ap_metrics_limits {
 	uint32_t exe;	 /* interpreter labels admitted */
 	uint32_t node;	 /* node labels admitted */
 	uint32_t series; /* denial series */
 };
 
-struct tf_metrics {
-	struct tf_mmap denials;	/* exe \0 reason \0 node \0 api \0 enforced -> count */
-	struct tf_mmap changes;	/* node \0 result -> count */
-	struct tf_mmap policy;	/* node -> value, ms of its last applied change */
-	struct tf_mmap exe, reason, node; /* admitted label values */
-	struct tf_metrics_limits lim;
+struct ap_metrics {
+	struct ap_mmap denials;	/* exe \0 reason \0 node \0 api \0 enforced -> count */
+	struct ap_mmap changes;	/* node \0 result -> count */
+	struct ap_mmap policy;	/* node -> value, ms of its last applied change */
+	struct ap_mmap exe, reason, node; /* admitted label values */
+	struct ap_metrics_limits lim;
 	uint64_t folded;	/* denials counted under at least one "other" */
 };
 
-struct tf_agg;
+struct ap_agg;
 
-void tf_metrics_init(struct tf_metrics *m);
-void tf_metrics_free(struct tf_metrics *m);
+void ap_metrics_init(struct ap_metrics *m);
+void ap_metrics_free(struct ap_metrics *m);
 /* Returns 0, or -1 when out of memory (the hit is then counted as folded). */
-int tf_metrics_denial(struct tf_metrics *m, const char *exe, const char *reason,
-		      const char *node, enum api_class api);
-int tf_metrics_change(struct tf_metrics *m, const char *node, int res, int new_policy,
+int ap_metrics_denial(struct ap_metrics *m, const char *exe, const char *reason,
+		      const char *node, enum ap_api_class api);
+int ap_metrics_change(struct ap_metrics *m, const char *node, int res, int new_policy,
 		      int64_t ms);
 
 /* State load: label values as saved (already escaped), admitted whatever the limits. */
 /* @api NULL: "trusted_for"; @enforced NULL: "" (a state of an older plugin). */
-int tf_metrics_restore_denial(struct tf_metrics *m, const char *exe, const char *reason,
+int ap_metrics_restore_denial(struct ap_metrics *m, const char *exe, const char *reason,
 			      const char *node, const char *api, const char *enforced,
 			      uint64_t count);
-int tf_metrics_restore_change(struct tf_metrics *m, const char *node, const char *result,
+int ap_metrics_restore_change(struct ap_metrics *m, const char *node, const char *result,
 			      uint64_t count);
-int tf_metrics_restore_policy(struct tf_metrics *m, const char *node, int value, int64_t ms);
+int ap_metrics_restore_policy(struct ap_metrics *m, const char *node, int value, int64_t ms);
 
 /* Row @i's label values: up to @max pointers into its key; returns how many. */
-size_t tf_metrics_labels(const struct tf_mrow *r, const char **out, size_t max);
+size_t ap_metrics_labels(const struct ap_mrow *r, const char **out, size_t max);
 
 /* The plugin's own health, beside what the aggregator counts. */
-struct tf_metrics_health {
+struct ap_metrics_health {
 	int64_t last_save_ms;	/* last successful state save, 0: none yet */
 	bool plugin;		/* false: an offline report (no plugin gauges) */
 };
 
 /* The exposition text of @a. Returns 0, or -1 when writing fails. */
-int tf_metrics_write(FILE *f, const struct tf_agg *a, const struct tf_metrics_health *h);
+int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_health *h);
 
 /*
- * Write dir/TF_METRICS_FILE atomically (temporary file in @dir, then rename).
+ * Write dir/AP_METRICS_FILE atomically (temporary file in @dir, then rename).
  * Returns 0, or -1 with errno.
  */
-int tf_metrics_save(const char *dir, const struct tf_agg *a, const struct tf_metrics_health *h);
+int ap_metrics_save(const char *dir, const struct ap_agg *a, const struct ap_metrics_health *h);
 
-/* A label value: @raw escaped as terminal text, cut to TF_METRICS_LABEL_MAX. */
-void tf_metrics_label(const char *raw, char *out, size_t outsz);
+/* A label value: @raw escaped as terminal text, cut to AP_METRICS_LABEL_MAX. */
+void ap_metrics_label(const char *raw, char *out, size_t outsz);
 
 #endif

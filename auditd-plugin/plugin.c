@@ -82,11 +82,11 @@ static int ensure_state_dir(const char *file)
 }
 
 /* Load the state, or start empty. A corrupt file is kept aside, never overwritten. */
-static int load_state(struct tf_agg *agg, const struct tf_config *cfg)
+static int load_state(struct ap_agg *agg, const struct ap_config *cfg)
 {
 	char why[256];
 
-	if (tf_state_load(agg, cfg->capacity, cfg->state_file, why, sizeof(why)) == 0) {
+	if (ap_state_load(agg, cfg->capacity, cfg->state_file, why, sizeof(why)) == 0) {
 		say(LOG_INFO, "loaded %s: %llu denials", cfg->state_file,
 		    (unsigned long long)agg->denials);
 		return 0;
@@ -108,10 +108,10 @@ static int load_state(struct tf_agg *agg, const struct tf_config *cfg)
 		    cfg->state_file, strerror(errno));
 		return -1;
 	}
-	return tf_agg_init(agg, cfg->capacity);
+	return ap_agg_init(agg, cfg->capacity);
 }
 
-static struct tf_metrics_health health = { .plugin = true };
+static struct ap_metrics_health health = { .plugin = true };
 static bool metrics_failing;
 
 static int64_t wall_ms(void)
@@ -122,33 +122,33 @@ static int64_t wall_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void write_metrics(const struct tf_agg *agg, const struct tf_config *cfg)
+static void write_metrics(const struct ap_agg *agg, const struct ap_config *cfg)
 {
 	if (!cfg->metrics_dir[0])
 		return;
-	if (tf_metrics_save(cfg->metrics_dir, agg, &health) == 0) {
+	if (ap_metrics_save(cfg->metrics_dir, agg, &health) == 0) {
 		if (metrics_failing)
 			say(LOG_INFO, "metrics written to %s/%s again", cfg->metrics_dir,
-			    TF_METRICS_FILE);
+			    AP_METRICS_FILE);
 		metrics_failing = false;
 		return;
 	}
 	if (!metrics_failing)
 		say(LOG_ERR, "cannot write metrics to %s/%s: %s (metrics_dir must be an existing directory the plugin can write; counting goes on, retried at every save)",
-		    cfg->metrics_dir, TF_METRICS_FILE, strerror(errno));
+		    cfg->metrics_dir, AP_METRICS_FILE, strerror(errno));
 	metrics_failing = true;
 }
 
-static void set_limits(struct tf_agg *agg, const struct tf_config *cfg)
+static void set_limits(struct ap_agg *agg, const struct ap_config *cfg)
 {
 	agg->metrics.lim.exe = cfg->metrics_top;
 	agg->metrics.lim.node = cfg->metrics_nodes;
 	agg->metrics.lim.series = cfg->metrics_series;
 }
 
-static int save(const struct tf_agg *agg, const struct tf_config *cfg)
+static int save(const struct ap_agg *agg, const struct ap_config *cfg)
 {
-	if (tf_state_save(agg, cfg->state_file) == 0) {
+	if (ap_state_save(agg, cfg->state_file) == 0) {
 		health.last_save_ms = wall_ms();
 		write_metrics(agg, cfg);
 		return 0;
@@ -160,7 +160,7 @@ static int save(const struct tf_agg *agg, const struct tf_config *cfg)
 }
 
 /* On SIGTERM, take what auditd already wrote to the pipe (at most 2 s). */
-static void drain(struct tf_feed *feed, char *buf, size_t size)
+static void drain(struct ap_feed *feed, char *buf, size_t size)
 {
 	int64_t end = now_s() + 2;
 	int fl = fcntl(STDIN_FILENO, F_GETFL);
@@ -171,7 +171,7 @@ static void drain(struct tf_feed *feed, char *buf, size_t size)
 		ssize_t r = read(STDIN_FILENO, buf, size);
 
 		if (r > 0)
-			tf_feed_bytes(feed, buf, (size_t)r);
+			ap_feed_bytes(feed, buf, (size_t)r);
 		else if (r == 0 || (errno != EINTR))
 			break;
 	}
@@ -183,18 +183,18 @@ static void usage(FILE *f)
 		   "       audisp-trusted-for report [OPTIONS] (see audisp-trusted-for(8))\n");
 }
 
-int tf_plugin_main(int argc, char **argv)
+int ap_plugin_main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "config", required_argument, NULL, 'c' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *config_path = TF_CONFIG_PATH;
+	const char *config_path = AP_CONFIG_PATH;
 	int config_given = 0;
-	struct tf_config cfg;
-	struct tf_agg agg;
-	struct tf_feed feed;
+	struct ap_config cfg;
+	struct ap_agg agg;
+	struct ap_feed feed;
 	struct sigaction sa;
 	char err[512], buf[65536];
 	int64_t last_save, last_age;
@@ -222,8 +222,8 @@ int tf_plugin_main(int argc, char **argv)
 		return 2;
 	}
 	openlog("audisp-trusted-for", LOG_PID, LOG_DAEMON);
-	tf_config_defaults(&cfg);
-	if (tf_config_load(&cfg, config_path, config_given,
+	ap_config_defaults(&cfg);
+	if (ap_config_load(&cfg, config_path, config_given,
 			   err, sizeof(err))) {
 		say(LOG_ERR, "%s", err);
 		return 2;
@@ -241,15 +241,15 @@ int tf_plugin_main(int argc, char **argv)
 	if (ensure_state_dir(cfg.state_file))
 		say(LOG_WARNING, "cannot create the directory of %s: %s", cfg.state_file,
 		    strerror(errno));
-	if (tf_drop_caps())
+	if (ap_drop_caps())
 		say(LOG_WARNING, "cannot drop capabilities: %s", strerror(errno));
 	if (load_state(&agg, &cfg))
 		return 1;
 	set_limits(&agg, &cfg);
 	write_metrics(&agg, &cfg);
-	if (tf_feed_init(&feed, &agg, NULL, cfg.eoe_timeout)) {
+	if (ap_feed_init(&feed, &agg, NULL, cfg.eoe_timeout)) {
 		say(LOG_ERR, "cannot start libauparse: %s", strerror(errno));
-		tf_agg_free(&agg);
+		ap_agg_free(&agg);
 		return 1;
 	}
 	last_save = last_age = now_s();
@@ -265,17 +265,17 @@ int tf_plugin_main(int argc, char **argv)
 			if (r == 0)
 				break;
 			if (r > 0)
-				tf_feed_bytes(&feed, buf, (size_t)r);
+				ap_feed_bytes(&feed, buf, (size_t)r);
 			else if (errno != EINTR && errno != EAGAIN)
 				break;
 		}
 		if (got_term)
 			break;
 		if (got_hup) {
-			struct tf_config n2 = cfg;
+			struct ap_config n2 = cfg;
 
 			got_hup = 0;
-			if (tf_config_load(&n2, config_path, 0, err, sizeof(err))) {
+			if (ap_config_load(&n2, config_path, 0, err, sizeof(err))) {
 				say(LOG_ERR, "reload: %s; keeping the running configuration", err);
 			} else {
 				if (n2.capacity != cfg.capacity)
@@ -293,7 +293,7 @@ int tf_plugin_main(int argc, char **argv)
 		}
 		now = now_s();
 		if (now != last_age) {
-			tf_feed_age(&feed);
+			ap_feed_age(&feed);
 			last_age = now;
 		}
 		if (got_usr1 || now - last_save >= (int64_t)cfg.save_interval) {
@@ -304,12 +304,12 @@ int tf_plugin_main(int argc, char **argv)
 	}
 	if (got_term)
 		drain(&feed, buf, sizeof(buf));
-	tf_feed_flush(&feed);
+	ap_feed_flush(&feed);
 	if (save(&agg, &cfg))
 		rc = 1;
 	say(LOG_INFO, "stopped: %llu denials, %llu policy changes", (unsigned long long)agg.denials,
 	    (unsigned long long)(agg.nchanges + agg.changes_dropped));
-	tf_feed_free(&feed);
-	tf_agg_free(&agg);
+	ap_feed_free(&feed);
+	ap_agg_free(&agg);
 	return rc;
 }

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef TF_PLUGIN_H
-#define TF_PLUGIN_H
+#ifndef AP_PLUGIN_H
+#define AP_PLUGIN_H
 
 /*
  * Plugin mode: read audit events from stdin (auditd's dispatcher, format =
@@ -8,6 +8,6 @@
  * saved), 1 when the state cannot be loaded or saved, 2 on a usage or
  * configuration error.
  */
-int tf_plugin_main(int argc, char **argv);
+int ap_plugin_main(int argc, char **argv);
 
 #endif

@@ -61,7 +61,7 @@ static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
 	*node = node_buf;
 }
 
-static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
+static enum ap_parse parse_denial(auparse_state_t *au, struct ap_denial *d)
 {
 	const char *reason = NULL, *res = NULL, *dev = NULL, *ino = NULL;
 	const char *policy = NULL, *uid = NULL, *auid = NULL, *usage = NULL;
@@ -70,7 +70,7 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 	unsigned int bits;
 
 	if (auparse_first_field(au) <= 0)
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	do {
 		const char *name = auparse_get_field_name(au);
 		const char *val = auparse_get_field_str(au);
@@ -133,13 +133,13 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 	 */
 	if (!usage || !reason || !res || !dev || !ino || !policy || !uid ||
 	    !auid || !d->path || !d->comm || !d->exe)
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	if (!num(res, 10, &v))
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	if (v != 0)
-		return TF_PARSE_NOT_DENIAL;
+		return AP_PARSE_NOT_DENIAL;
 	if (!id(uid, &d->uid) || !id(auid, &d->auid))
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	/*
 	 * api= and secbits= come after res= (issue 11): no api= is a
 	 * trusted_for record of an older kernel. An execve_check record has
@@ -148,64 +148,64 @@ static enum tf_parse parse_denial(auparse_state_t *au, struct tf_denial *d)
 	 */
 	if (secbits) {
 		if (!num(secbits, 16, &v) || v < 0 || v > UINT32_MAX)
-			return TF_PARSE_MALFORMED;
+			return AP_PARSE_MALFORMED;
 		d->secbits = (unsigned long)v;
 	}
 	if (!api || !strcmp(api, "trusted_for")) {
-		d->api = API_CLASS_TRUSTED_FOR;
+		d->api = AP_API_TRUSTED_FOR;
 		if (!num(policy, 10, &v) || v < 0 || v > TF_POLICY_MAX)
-			return TF_PARSE_MALFORMED;
+			return AP_PARSE_MALFORMED;
 		d->policy = (int)v;
 	} else if (!strcmp(api, "execve_check")) {
 		if (strcmp(policy, "?") || !secbits)
-			return TF_PARSE_MALFORMED;
+			return AP_PARSE_MALFORMED;
 		d->policy = -1;
-		d->api = d->secbits & TF_SECBIT_EXEC_RESTRICT_FILE ? API_CLASS_EC_ENFORCED :
-								     API_CLASS_EC_OBSERVED;
+		d->api = d->secbits & TF_SECBIT_EXEC_RESTRICT_FILE ? AP_API_EC_ENFORCED :
+								     AP_API_EC_OBSERVED;
 	} else {
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	}
 	if (!num(ino, 10, &v) || v < 0)
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	d->ino = (unsigned long)v;
 	if (strlen(dev) >= sizeof(d->dev))
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	strcpy(d->dev, dev);
 	/* Canonical reason names; an unknown name is kept as the kernel wrote it. */
 	if (tf_reason_parse(reason, &bits) == 0)
 		tf_reason_str(bits, d->reason, sizeof(d->reason));
 	else if (snprintf(d->reason, sizeof(d->reason), "%s", reason) >=
 		 (int)sizeof(d->reason))
-		return TF_PARSE_MALFORMED;
-	return TF_PARSE_DENIAL;
+		return AP_PARSE_MALFORMED;
+	return AP_PARSE_DENIAL;
 }
 
 /* The writer's fields (current layout); all or none, else malformed. */
-static enum tf_parse parse_writer(struct tf_policy_change *p, const char *pid,
+static enum ap_parse parse_writer(struct ap_policy_change *p, const char *pid,
 				  const char *uid)
 {
 	long long v;
 
 	p->pid = p->uid = -1;
 	if (!pid && !uid && !p->comm && !p->exe)
-		return TF_PARSE_POLICY; /* the previous layout: writer unknown */
+		return AP_PARSE_POLICY; /* the previous layout: writer unknown */
 	if (!pid || !uid || !p->comm || !p->exe)
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	if (!num(pid, 10, &v) || v < 0 || v > INT_MAX || !id(uid, &p->uid))
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	p->pid = (long)v;
 	p->writer = true;
-	return TF_PARSE_POLICY;
+	return AP_PARSE_POLICY;
 }
 
-static enum tf_parse parse_policy(auparse_state_t *au, struct tf_policy_change *p)
+static enum ap_parse parse_policy(auparse_state_t *au, struct ap_policy_change *p)
 {
 	const char *op = NULL, *old = NULL, *new = NULL, *auid = NULL;
 	const char *ses = NULL, *res = NULL, *pid = NULL, *uid = NULL;
 	long long v;
 
 	if (auparse_first_field(au) <= 0)
-		return TF_PARSE_OTHER;
+		return AP_PARSE_OTHER;
 	do {
 		const char *name = auparse_get_field_name(au);
 		const char *val = auparse_get_field_str(au);
@@ -235,53 +235,53 @@ static enum tf_parse parse_policy(auparse_state_t *au, struct tf_policy_change *
 	} while (auparse_next_field(au) > 0);
 
 	if (!op || strcmp(op, "trust_policy"))
-		return TF_PARSE_OTHER;
+		return AP_PARSE_OTHER;
 	if (!old || !new || !auid || !ses || !res)
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	if (!num(old, 10, &v) || v < 0 || v > TF_POLICY_MAX)
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	p->old_policy = (int)v;
 	if (!strcmp(new, "?"))
 		p->new_policy = -1;
 	else if (num(new, 10, &v) && v >= 0 && v <= INT_MAX)
 		p->new_policy = (int)v; /* a refused write logs the rejected value */
 	else
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	if (!id(auid, &p->auid) || !id(ses, &p->ses))
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	if (!num(res, 10, &v) || (v != 0 && v != 1))
-		return TF_PARSE_MALFORMED;
+		return AP_PARSE_MALFORMED;
 	p->res = (int)v;
 	return parse_writer(p, pid, uid);
 }
 
-enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
-			      struct tf_policy_change *p, char *node_buf,
+enum ap_parse ap_record_parse(auparse_state_t *au, struct ap_denial *d,
+			      struct ap_policy_change *p, char *node_buf,
 			      size_t node_len)
 {
 	int type = auparse_get_type(au);
-	enum tf_parse r;
+	enum ap_parse r;
 
 	memset(d, 0, sizeof(*d));
 	memset(p, 0, sizeof(*p));
 	if (type == TF_AUDIT_TYPE) {
 		stamp(au, &d->ms, &d->serial, &d->node, node_buf, node_len);
 		r = parse_denial(au, d);
-		if (r != TF_PARSE_DENIAL)
-			tf_denial_clear(d);
+		if (r != AP_PARSE_DENIAL)
+			ap_denial_clear(d);
 		return r;
 	}
 	if (type == AUDIT_CONFIG_CHANGE) {
 		stamp(au, &p->ms, NULL, &p->node, node_buf, node_len);
 		r = parse_policy(au, p);
-		if (r != TF_PARSE_POLICY)
-			tf_policy_change_clear(p);
+		if (r != AP_PARSE_POLICY)
+			ap_policy_change_clear(p);
 		return r;
 	}
-	return TF_PARSE_OTHER;
+	return AP_PARSE_OTHER;
 }
 
-void tf_denial_clear(struct tf_denial *d)
+void ap_denial_clear(struct ap_denial *d)
 {
 	free(d->path);
 	free(d->comm);
@@ -289,7 +289,7 @@ void tf_denial_clear(struct tf_denial *d)
 	d->path = d->comm = d->exe = NULL;
 }
 
-void tf_policy_change_clear(struct tf_policy_change *p)
+void ap_policy_change_clear(struct ap_policy_change *p)
 {
 	free(p->comm);
 	free(p->exe);

@@ -9,8 +9,8 @@
  * and the previous one (res= after reason=, CONFIG_CHANGE with auid= and
  * ses= only) both parse, since logs outlive the kernel that wrote them.
  */
-#ifndef TF_RECORD_H
-#define TF_RECORD_H
+#ifndef AP_RECORD_H
+#define AP_RECORD_H
 
 #include <auparse.h>
 #include <libaudit.h> /* AUDIT_CONFIG_CHANGE */
@@ -27,14 +27,14 @@
  * refusal that is not enforced is "observed": what would be refused if the
  * bit were set. The report and the state keep one set of tables per class.
  */
-enum api_class {
-	API_CLASS_TRUSTED_FOR,	/* api=trusted_for, or no api= */
-	API_CLASS_EC_ENFORCED,	/* api=execve_check, secbits has 0x100 */
-	API_CLASS_EC_OBSERVED,	/* api=execve_check, secbits without 0x100 */
-	API_CLASSES
+enum ap_api_class {
+	AP_API_TRUSTED_FOR,	/* api=trusted_for, or no api= */
+	AP_API_EC_ENFORCED,	/* api=execve_check, secbits has 0x100 */
+	AP_API_EC_OBSERVED,	/* api=execve_check, secbits without 0x100 */
+	AP_API_CLASSES
 };
 
-struct tf_denial {
+struct ap_denial {
 	int64_t ms;		/* event time, ms since the epoch */
 	unsigned long serial;
 	const char *node;	/* "" when the record has no node= */
@@ -42,7 +42,7 @@ struct tf_denial {
 	char dev[32];		/* "00:1a" */
 	unsigned long ino;
 	int policy;		/* -1 for policy=? (execve_check records) */
-	enum api_class api;
+	enum ap_api_class api;
 	unsigned long secbits;	/* 0 when the record has no secbits= */
 	long uid, auid;		/* -1 when unset (4294967295) */
 	/* Decoded bytes (the kernel's hex encoding undone), NUL-terminated. */
@@ -51,7 +51,7 @@ struct tf_denial {
 	char *exe;
 };
 
-struct tf_policy_change {
+struct ap_policy_change {
 	int64_t ms;
 	const char *node;
 	int old_policy;
@@ -71,26 +71,26 @@ struct tf_policy_change {
 	char *exe;
 };
 
-enum tf_parse {
-	TF_PARSE_DENIAL,	/* filled a struct tf_denial */
-	TF_PARSE_POLICY,	/* filled a struct tf_policy_change */
-	TF_PARSE_OTHER,		/* a record this tool does not count */
-	TF_PARSE_NOT_DENIAL,	/* a 1350 record with res != 0 */
-	TF_PARSE_MALFORMED,	/* a 1350 / op=trust_policy record missing fields
+enum ap_parse {
+	AP_PARSE_DENIAL,	/* filled a struct ap_denial */
+	AP_PARSE_POLICY,	/* filled a struct ap_policy_change */
+	AP_PARSE_OTHER,		/* a record this tool does not count */
+	AP_PARSE_NOT_DENIAL,	/* a 1350 record with res != 0 */
+	AP_PARSE_MALFORMED,	/* a 1350 / op=trust_policy record missing fields
 				   (or with an unknown api=, or a policy= that
 				   does not fit its api) */
 };
 
 /*
  * Decode the current record of @au (escape mode must be AUPARSE_ESC_RAW).
- * On TF_PARSE_DENIAL, free the strings with tf_denial_clear(); on
- * TF_PARSE_POLICY with tf_policy_change_clear(). The node string of both
+ * On AP_PARSE_DENIAL, free the strings with ap_denial_clear(); on
+ * AP_PARSE_POLICY with ap_policy_change_clear(). The node string of both
  * structs is owned by @node_buf (size @node_len).
  */
-enum tf_parse tf_record_parse(auparse_state_t *au, struct tf_denial *d,
-			      struct tf_policy_change *p, char *node_buf,
+enum ap_parse ap_record_parse(auparse_state_t *au, struct ap_denial *d,
+			      struct ap_policy_change *p, char *node_buf,
 			      size_t node_len);
-void tf_denial_clear(struct tf_denial *d);
-void tf_policy_change_clear(struct tf_policy_change *p);
+void ap_denial_clear(struct ap_denial *d);
+void ap_policy_change_clear(struct ap_policy_change *p);
 
 #endif

@@ -40,7 +40,7 @@ static time_t midnight(time_t t, int days_back)
 	return mktime(&tm);
 }
 
-int tf_parse_time(const char *s, int end_of_day, int64_t *ms)
+int ap_parse_time(const char *s, int end_of_day, int64_t *ms)
 {
 	static const char *const fmts[] = { "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
 					    "%Y-%m-%d %H:%M", "%Y-%m-%d" };
@@ -104,12 +104,12 @@ static int parse_tables(const char *list, unsigned int *mask)
 	if (!copy)
 		return -1;
 	for (char *t = strtok_r(copy, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
-		int d = tf_dim_from_name(t);
+		int d = ap_dim_from_name(t);
 
 		if (d >= 0) {
 			*mask |= 1u << d;
 		} else if (!strcmp(t, "policy")) {
-			*mask |= 1u << TF_TABLE_POLICY;
+			*mask |= 1u << AP_TABLE_POLICY;
 		} else {
 			free(copy);
 			return -1;
@@ -135,12 +135,12 @@ static int parse_apis(const char *list, unsigned int *mask)
 		int c = 0;
 
 		if (!strcmp(t, "execve_check")) {
-			*mask |= 1u << API_CLASS_EC_ENFORCED | 1u << API_CLASS_EC_OBSERVED;
+			*mask |= 1u << AP_API_EC_ENFORCED | 1u << AP_API_EC_OBSERVED;
 			continue;
 		}
-		while (c < API_CLASSES && strcmp(t, ap_api_label(c)))
+		while (c < AP_API_CLASSES && strcmp(t, ap_api_label(c)))
 			c++;
-		if (c == API_CLASSES) {
+		if (c == AP_API_CLASSES) {
 			free(copy);
 			return -1;
 		}
@@ -157,7 +157,7 @@ static void usage(FILE *f)
 		"         [--until TIME] [--node NAME] [--table LIST] [--api LIST] [--top N] [--json]\n"
 		"         [-c CONFIG]\n"
 		"  --state FILE    the plugin's state (default: state_file of the config,\n"
-		"                  " TF_STATE_PATH ")\n"
+		"                  " AP_STATE_PATH ")\n"
 		"  --input [FILE...] audit logs (audit.log, audit.log.1, ...); none or '-':\n"
 		"                  stdin, e.g. ausearch --raw -m 1350 | " PROG " --input\n"
 		"  -i, --interpret user names and mount points\n"
@@ -171,10 +171,10 @@ static void usage(FILE *f)
 		"  --top N         at most N rows per table\n"
 		"  --json          JSON instead of text\n"
 		"  --metrics[=DIR] Prometheus text exposition instead of the report: on stdout,\n"
-		"                  or written atomically as DIR/" TF_METRICS_FILE "\n");
+		"                  or written atomically as DIR/" AP_METRICS_FILE "\n");
 }
 
-int tf_report_main(int argc, char **argv)
+int ap_report_main(int argc, char **argv)
 {
 	enum { O_STATE = 256, O_INPUT, O_SINCE, O_UNTIL, O_NODE, O_TABLE, O_TOP, O_JSON,
 	       O_METRICS, O_API };
@@ -194,13 +194,13 @@ int tf_report_main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct tf_report_opts ro = { .tables = ~0u };
-	struct tf_filter flt = { INT64_MIN, INT64_MAX, NULL };
+	struct ap_report_opts ro = { .tables = ~0u };
+	struct ap_filter flt = { INT64_MIN, INT64_MAX, NULL };
 	const char *state = NULL, *config = NULL;
 	bool input = false, json = false, filtered = false, metrics = false;
 	const char *metrics_dir = NULL;
-	struct tf_config cfg;
-	struct tf_agg agg;
+	struct ap_config cfg;
+	struct ap_agg agg;
 	char err[512], *src = NULL;
 	int opt, rc;
 
@@ -223,7 +223,7 @@ int tf_report_main(int argc, char **argv)
 			break;
 		case O_SINCE:
 		case O_UNTIL:
-			if (tf_parse_time(optarg, opt == O_UNTIL,
+			if (ap_parse_time(optarg, opt == O_UNTIL,
 					  opt == O_SINCE ? &flt.since_ms : &flt.until_ms)) {
 				fprintf(stderr,
 					PROG ": %s '%s': not a time; use YYYY-MM-DD[ HH:MM[:SS]], @EPOCH, now, recent, today or yesterday\n",
@@ -311,14 +311,14 @@ int tf_report_main(int argc, char **argv)
 		fprintf(stderr, PROG ": --metrics and --json exclude each other; pick one format\n");
 		return 2;
 	}
-	tf_config_defaults(&cfg);
+	ap_config_defaults(&cfg);
 	if (input) {
 		/* -c gives the metrics' label limits (metrics_top, ...) */
-		if (config && tf_config_load(&cfg, config, 1, err, sizeof(err))) {
+		if (config && ap_config_load(&cfg, config, 1, err, sizeof(err))) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return 2;
 		}
-		if (tf_agg_init(&agg, cfg.capacity)) {
+		if (ap_agg_init(&agg, cfg.capacity)) {
 			fprintf(stderr, PROG ": out of memory\n");
 			return 1;
 		}
@@ -329,22 +329,22 @@ int tf_report_main(int argc, char **argv)
 		 * tenth of the time per record (issue 12). */
 		agg.no_metrics = !metrics;
 		if (ap_report_read_inputs(&agg, &flt, argv + optind, argc - optind)) {
-			tf_agg_free(&agg);
+			ap_agg_free(&agg);
 			return 1;
 		}
 		ro.source = optind < argc ? "audit logs" : "audit records on stdin";
 	} else {
-		if (config && tf_config_load(&cfg, config, 1, err, sizeof(err))) {
+		if (config && ap_config_load(&cfg, config, 1, err, sizeof(err))) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return 2;
 		}
-		if (!config && tf_config_load(&cfg, TF_CONFIG_PATH, 0, err, sizeof(err))) {
+		if (!config && ap_config_load(&cfg, AP_CONFIG_PATH, 0, err, sizeof(err))) {
 			fprintf(stderr, PROG ": %s\n", err);
 			return 2;
 		}
 		if (!state)
 			state = cfg.state_file;
-		if (tf_state_load(&agg, cfg.capacity, state, err, sizeof(err))) {
+		if (ap_state_load(&agg, cfg.capacity, state, err, sizeof(err))) {
 			int e = errno; /* before the messages' calls */
 
 			fprintf(stderr, PROG ": cannot use ");
@@ -362,24 +362,24 @@ int tf_report_main(int argc, char **argv)
 		ro.source = src;
 	}
 	if (metrics && metrics_dir) {
-		struct tf_metrics_health h = { 0 };
+		struct ap_metrics_health h = { 0 };
 
 		rc = 0;
-		if (tf_metrics_save(metrics_dir, &agg, &h)) {
+		if (ap_metrics_save(metrics_dir, &agg, &h)) {
 			int e = errno;
 
 			fprintf(stderr, PROG ": cannot write ");
 			tf_fputs_escaped(metrics_dir, stderr);
-			fprintf(stderr, "/" TF_METRICS_FILE ": %s (is it a directory you can write?)\n",
+			fprintf(stderr, "/" AP_METRICS_FILE ": %s (is it a directory you can write?)\n",
 				strerror(e));
 			rc = 1;
 		}
 	} else if (metrics) {
-		rc = tf_metrics_write(stdout, &agg, NULL) ? 1 : 0;
+		rc = ap_metrics_write(stdout, &agg, NULL) ? 1 : 0;
 	} else if (json) {
-		rc = tf_report_json(stdout, &agg, &ro) ? 1 : 0;
+		rc = ap_report_json(stdout, &agg, &ro) ? 1 : 0;
 	} else {
-		tf_report_text(stdout, &agg, &ro);
+		ap_report_text(stdout, &agg, &ro);
 		rc = 0;
 	}
 	if (fflush(stdout) || ferror(stdout)) {
@@ -387,6 +387,6 @@ int tf_report_main(int argc, char **argv)
 		rc = 1;
 	}
 	free(src);
-	tf_agg_free(&agg);
+	ap_agg_free(&agg);
 	return rc;
 }

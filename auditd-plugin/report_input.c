@@ -14,7 +14,7 @@
 
 #define PROG "audisp-trusted-for report"
 
-static int feed_fd(struct tf_feed *feed, int fd, const char *name)
+static int feed_fd(struct ap_feed *feed, int fd, const char *name)
 {
 	char buf[65536];
 
@@ -33,14 +33,14 @@ static int feed_fd(struct tf_feed *feed, int fd, const char *name)
 			fprintf(stderr, ": %s\n", strerror(e));
 			return -1;
 		}
-		tf_feed_bytes(feed, buf, (size_t)r);
+		ap_feed_bytes(feed, buf, (size_t)r);
 	}
 }
 
-int ap_report_read_inputs(struct tf_agg *agg, const struct tf_filter *flt, char **files,
+int ap_report_read_inputs(struct ap_agg *agg, const struct ap_filter *flt, char **files,
 			  int nfiles)
 {
-	struct tf_feed feed;
+	struct ap_feed feed;
 	int *fds = calloc(nfiles ? (size_t)nfiles : 1, sizeof(int));
 	int rc = 0;
 
@@ -64,18 +64,18 @@ int ap_report_read_inputs(struct tf_agg *agg, const struct tf_filter *flt, char 
 			return -1;
 		}
 	}
-	if (tf_feed_init(&feed, agg, flt, 0)) {
+	if (ap_feed_init(&feed, agg, flt, 0)) {
 		fprintf(stderr, PROG ": cannot start libauparse: %s\n", strerror(errno));
 		rc = -1;
 		goto out;
 	}
-	tf_feed_offline(&feed); /* finished logs: only the records counted, at once */
+	ap_feed_offline(&feed); /* finished logs: only the records counted, at once */
 	if (nfiles == 0)
 		rc = feed_fd(&feed, 0, "stdin");
 	for (int i = 0; i < nfiles && !rc; i++)
 		rc = feed_fd(&feed, fds[i], files[i]);
-	tf_feed_flush(&feed);
-	tf_feed_free(&feed);
+	ap_feed_flush(&feed);
+	ap_feed_free(&feed);
 out:
 	for (int i = 0; i < nfiles; i++)
 		if (fds[i] > 0)

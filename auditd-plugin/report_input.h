@@ -11,7 +11,7 @@
  * order. Every file is opened first: a typo yields no partial report.
  * Returns 0, or -1 after a one-line message on stderr.
  */
-int ap_report_read_inputs(struct tf_agg *agg, const struct tf_filter *flt, char **files,
+int ap_report_read_inputs(struct ap_agg *agg, const struct ap_filter *flt, char **files,
 			  int nfiles);
 
 #endif

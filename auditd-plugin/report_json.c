@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The JSON report (tf_report_json(), report.h): the same content as the
+ * The JSON report (ap_report_json(), report.h): the same content as the
  * text report, names by the JSON convention of lib/tfjson.h, times in ISO
  * 8601 UTC with milliseconds.
  */
@@ -38,26 +38,26 @@ static json_object *time_obj(int64_t ms)
 }
 
 /* One row of a table; NULL when out of memory. */
-static json_object *json_row(const struct ap_mrow *m, enum tf_dim d,
-			     const struct tf_report_opts *o, const struct tf_mountinfo *mi)
+static json_object *json_row(const struct ap_view_row *m, enum ap_dim d,
+			     const struct ap_report_opts *o, const struct tf_mountinfo *mi)
 {
-	const struct ss_row *r = m->r;
+	const struct ap_ss_row *r = m->r;
 	json_object *row = json_object_new_object();
 	char *name = ap_row_name(d, r, o->interpret, mi);
 	int err = 0;
 
 	if (!row || !name ||
 	    tf_json_add_bytes(row, "name", name, ap_row_name_len(d, r, name)) ||
-	    (d == TF_DIM_INTERP && r->note && tf_json_add_str(row, "comm", r->note))) {
+	    (d == AP_DIM_INTERP && r->note && tf_json_add_str(row, "comm", r->note))) {
 		free(name);
 		json_object_put(row);
 		return NULL;
 	}
 	free(name);
-	err |= ap_json_add(row, "api", json_object_new_string(tf_api_name(m->c)));
-	if (m->c != API_CLASS_TRUSTED_FOR)
+	err |= ap_json_add(row, "api", json_object_new_string(ap_api_name(m->c)));
+	if (m->c != AP_API_TRUSTED_FOR)
 		err |= ap_json_add(row, "enforced",
-				   json_object_new_boolean(m->c == API_CLASS_EC_ENFORCED));
+				   json_object_new_boolean(m->c == AP_API_EC_ENFORCED));
 	err |= ap_json_add(row, "count", json_object_new_uint64(r->count - r->err));
 	err |= ap_json_add(row, "count_max", json_object_new_uint64(r->count));
 	err |= ap_json_add(row, "approximate", json_object_new_boolean(r->err != 0));
@@ -73,23 +73,23 @@ static json_object *json_row(const struct ap_mrow *m, enum tf_dim d,
 	return row;
 }
 
-static json_object *json_table(const struct tf_agg *a, enum tf_dim d,
-			       const struct tf_report_opts *o, const struct tf_mountinfo *mi)
+static json_object *json_table(const struct ap_agg *a, enum ap_dim d,
+			       const struct ap_report_opts *o, const struct tf_mountinfo *mi)
 {
 	json_object *tab = json_object_new_object(), *rows = json_object_new_array();
 	size_t n = 0;
-	struct ap_mrow *m = ap_view_rows(a, d, o, &n);
+	struct ap_view_row *m = ap_view_rows(a, d, o, &n);
 	uint64_t hidden = 0, total = 0, other = 0, nd;
 	bool capped;
 	int err = 0;
 
 	if (!tab || !rows || !m)
 		goto fail;
-	for (int c = 0; c < API_CLASSES; c++) {
+	for (int c = 0; c < AP_API_CLASSES; c++) {
 		if (!ap_view_shows(o, c))
 			continue;
-		total += tf_agg_ctable(a, c, d)->total;
-		other += ss_other(tf_agg_ctable(a, c, d));
+		total += ap_agg_ctable(a, c, d)->total;
+		other += ap_ss_other(ap_agg_ctable(a, c, d));
 	}
 	ap_view_distinct(a, d, o, &nd, &capped);
 	err |= ap_json_add(tab, "total", json_object_new_uint64(total));
@@ -125,7 +125,7 @@ fail:
  * "api": {"trusted_for": {"count": N}, "execve_check": {"count": N,
  * "enforced": E, "observed": O}}, the classes shown only.
  */
-static json_object *json_apis(const struct tf_agg *a, const struct tf_report_opts *o)
+static json_object *json_apis(const struct ap_agg *a, const struct ap_report_opts *o)
 {
 	json_object *apis = json_object_new_object(), *t;
 	uint64_t en, ob;
@@ -133,17 +133,17 @@ static json_object *json_apis(const struct tf_agg *a, const struct tf_report_opt
 
 	if (!apis)
 		return NULL;
-	if (ap_view_shows(o, API_CLASS_TRUSTED_FOR)) {
+	if (ap_view_shows(o, AP_API_TRUSTED_FOR)) {
 		t = json_object_new_object();
 		err |= ap_json_add(t, "count", json_object_new_uint64(
-			tf_agg_ctable(a, API_CLASS_TRUSTED_FOR, TF_DIM_INTERP)->total));
+			ap_agg_ctable(a, AP_API_TRUSTED_FOR, AP_DIM_INTERP)->total));
 		err |= ap_json_add(apis, "trusted_for", t);
 	}
-	if (ap_view_shows(o, API_CLASS_EC_ENFORCED) || ap_view_shows(o, API_CLASS_EC_OBSERVED)) {
-		en = ap_view_shows(o, API_CLASS_EC_ENFORCED) ?
-			     tf_agg_ctable(a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->total : 0;
-		ob = ap_view_shows(o, API_CLASS_EC_OBSERVED) ?
-			     tf_agg_ctable(a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->total : 0;
+	if (ap_view_shows(o, AP_API_EC_ENFORCED) || ap_view_shows(o, AP_API_EC_OBSERVED)) {
+		en = ap_view_shows(o, AP_API_EC_ENFORCED) ?
+			     ap_agg_ctable(a, AP_API_EC_ENFORCED, AP_DIM_INTERP)->total : 0;
+		ob = ap_view_shows(o, AP_API_EC_OBSERVED) ?
+			     ap_agg_ctable(a, AP_API_EC_OBSERVED, AP_DIM_INTERP)->total : 0;
 		t = json_object_new_object();
 		err |= ap_json_add(t, "count", json_object_new_uint64(en + ob));
 		err |= ap_json_add(t, "enforced", json_object_new_uint64(en));
@@ -158,7 +158,7 @@ static json_object *json_apis(const struct tf_agg *a, const struct tf_report_opt
 }
 
 /* One policy change; NULL when out of memory. */
-static json_object *json_change(const struct tf_change *c)
+static json_object *json_change(const struct ap_change *c)
 {
 	json_object *e = json_object_new_object();
 	int err = 0;
@@ -186,10 +186,10 @@ fail:
 }
 
 /* "policy_changes": [...], in time order; -1 when out of memory. */
-static int json_timeline(json_object *root, const struct tf_agg *a)
+static int json_timeline(json_object *root, const struct ap_agg *a)
 {
 	json_object *arr = json_object_new_array();
-	struct tf_change *c = ap_view_changes(a);
+	struct ap_change *c = ap_view_changes(a);
 
 	if (!arr || !c)
 		goto fail;
@@ -210,7 +210,7 @@ fail:
 	return -1;
 }
 
-int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
+int ap_report_json(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)
 {
 	json_object *root = json_object_new_object(), *tabs = json_object_new_object(), *apis;
 	struct tf_mountinfo mib, *mi = ap_view_mounts(o, &mib);
@@ -235,16 +235,16 @@ int tf_report_json(FILE *f, const struct tf_agg *a, const struct tf_report_opts 
 	err |= ap_json_add(root, "non_denial_records", json_object_new_uint64(a->not_denial));
 	if (ap_json_add(root, "tables", tabs) || err)
 		goto out;
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
+	for (int d = 0; d < AP_DIM_COUNT; d++) {
 		json_object *t;
 
 		if (!(o->tables & (1u << d)))
 			continue;
 		t = json_table(a, d, o, mi);
-		if (!t || ap_json_add(tabs, tf_dim_name(d), t))
+		if (!t || ap_json_add(tabs, ap_dim_name(d), t))
 			goto out;
 	}
-	if ((o->tables & (1u << TF_TABLE_POLICY)) && json_timeline(root, a))
+	if ((o->tables & (1u << AP_TABLE_POLICY)) && json_timeline(root, a))
 		goto out;
 	rc = tf_json_print(f, root, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_NOSLASHESCAPE);
 out:

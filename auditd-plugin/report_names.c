@@ -66,27 +66,27 @@ static char *mount_name(const char *dev, const struct tf_mountinfo *mi)
 	return out;
 }
 
-char *ap_row_name(enum tf_dim d, const struct ss_row *r, bool interpret,
+char *ap_row_name(enum ap_dim d, const struct ap_ss_row *r, bool interpret,
 		  const struct tf_mountinfo *mi)
 {
 	char buf[256];
 
 	switch (d) {
-	case TF_DIM_USER:
-	case TF_DIM_AUID:
+	case AP_DIM_USER:
+	case AP_DIM_AUID:
 		user_name(r->key, interpret, buf, sizeof(buf));
 		return strdup(buf);
-	case TF_DIM_NODE:
+	case AP_DIM_NODE:
 		return strdup(r->klen ? r->key : "(local)");
-	case TF_DIM_MOUNT:
+	case AP_DIM_MOUNT:
 		return mount_name(r->key, interpret ? mi : NULL);
 	default:
 		/* all klen bytes: a key loaded from "key_hex" may hold a NUL */
-		return ss_key_dup(r->key, r->klen);
+		return ap_ss_key_dup(r->key, r->klen);
 	}
 }
 
-size_t ap_row_name_len(enum tf_dim d, const struct ss_row *r, const char *name)
+size_t ap_row_name_len(enum ap_dim d, const struct ap_ss_row *r, const char *name)
 {
-	return d == TF_DIM_FILE || d == TF_DIM_INTERP ? r->klen : strlen(name);
+	return d == AP_DIM_FILE || d == AP_DIM_INTERP ? r->klen : strlen(name);
 }

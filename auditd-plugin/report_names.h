@@ -4,8 +4,8 @@
  * devices with the mount points of this machine (-i), the local node as
  * "(local)". Raw bytes: the caller escapes them for its output.
  */
-#ifndef TF_REPORT_NAMES_H
-#define TF_REPORT_NAMES_H
+#ifndef AP_REPORT_NAMES_H
+#define AP_REPORT_NAMES_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -19,10 +19,10 @@
  * hold a NUL (a key loaded from "key_hex"); ap_name_len() gives its length.
  * @mi: the mounts to name devices with, or NULL.
  */
-char *ap_row_name(enum tf_dim d, const struct ss_row *r, bool interpret,
+char *ap_row_name(enum ap_dim d, const struct ap_ss_row *r, bool interpret,
 		  const struct tf_mountinfo *mi);
 /* The length of ap_row_name()'s @name for row @r of dimension @d. */
-size_t ap_row_name_len(enum tf_dim d, const struct ss_row *r, const char *name);
+size_t ap_row_name_len(enum ap_dim d, const struct ap_ss_row *r, const char *name);
 
 /* An audit id as a user name (-i) or a number, "unset" for -1. */
 void ap_id_name(long id, bool interpret, char *buf, size_t len);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The aureport-like text report (tf_report_text(), report.h): a summary,
+ * The aureport-like text report (ap_report_text(), report.h): a summary,
  * one table per dimension asked for, the policy change timeline. Every
  * name is escaped for the terminal (lib/escape.h).
  */
@@ -14,18 +14,18 @@
 #include "report_names.h"
 #include "report_view.h"
 
-static const char *const titles[TF_DIM_COUNT] = {
-	[TF_DIM_INTERP] = "Interpreter", [TF_DIM_FILE] = "File",
-	[TF_DIM_REASON] = "Reason",	 [TF_DIM_MOUNT] = "Mount",
-	[TF_DIM_USER] = "User",		 [TF_DIM_AUID] = "Login User",
-	[TF_DIM_NODE] = "Host",
+static const char *const titles[AP_DIM_COUNT] = {
+	[AP_DIM_INTERP] = "Interpreter", [AP_DIM_FILE] = "File",
+	[AP_DIM_REASON] = "Reason",	 [AP_DIM_MOUNT] = "Mount",
+	[AP_DIM_USER] = "User",		 [AP_DIM_AUID] = "Login User",
+	[AP_DIM_NODE] = "Host",
 };
 
-static const char *const plural[TF_DIM_COUNT] = {
-	[TF_DIM_INTERP] = "interpreters", [TF_DIM_FILE] = "files",
-	[TF_DIM_REASON] = "reasons",	  [TF_DIM_MOUNT] = "mounts",
-	[TF_DIM_USER] = "users",	  [TF_DIM_AUID] = "login users",
-	[TF_DIM_NODE] = "hosts",
+static const char *const plural[AP_DIM_COUNT] = {
+	[AP_DIM_INTERP] = "interpreters", [AP_DIM_FILE] = "files",
+	[AP_DIM_REASON] = "reasons",	  [AP_DIM_MOUNT] = "mounts",
+	[AP_DIM_USER] = "users",	  [AP_DIM_AUID] = "login users",
+	[AP_DIM_NODE] = "hosts",
 };
 
 static const char rule[] = "===============================================";
@@ -57,8 +57,8 @@ static void put_escaped(FILE *f, const char *s, size_t len)
 	free(e);
 }
 
-static void distinct(FILE *f, const struct tf_agg *a, enum tf_dim d,
-		     const struct tf_report_opts *o)
+static void distinct(FILE *f, const struct ap_agg *a, enum ap_dim d,
+		     const struct ap_report_opts *o)
 {
 	uint64_t n;
 	bool capped;
@@ -71,23 +71,23 @@ static void distinct(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		fprintf(f, "%llu\n", (unsigned long long)n);
 }
 
-static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
-		       const struct tf_report_opts *o, const struct tf_mountinfo *mi)
+static void text_table(FILE *f, const struct ap_agg *a, enum ap_dim d,
+		       const struct ap_report_opts *o, const struct tf_mountinfo *mi)
 {
 	size_t n = 0;
-	struct ap_mrow *m = ap_view_rows(a, d, o, &n);
+	struct ap_view_row *m = ap_view_rows(a, d, o, &n);
 	uint64_t hidden = 0;
 	uint32_t shown = 0;
 	bool approx = false, observed = false;
 
 	fprintf(f, "\n%s Summary Report\n%s\ntotal  rate/min  last seen  api  %s\n%s\n",
-		titles[d], rule, d == TF_DIM_INTERP ? "interpreter (comm)" : tf_dim_name(d), rule);
+		titles[d], rule, d == AP_DIM_INTERP ? "interpreter (comm)" : ap_dim_name(d), rule);
 	if (!m) {
 		fputs("(out of memory)\n", f);
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		const struct ss_row *r = m[i].r;
+		const struct ap_ss_row *r = m[i].r;
 		uint64_t g = r->count - r->err;
 		char when[64], *name;
 
@@ -112,14 +112,14 @@ static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		}
 		fputc('\n', f);
 		approx |= r->err != 0;
-		observed |= m[i].c == API_CLASS_EC_OBSERVED;
+		observed |= m[i].c == AP_API_EC_OBSERVED;
 	}
 	free(m);
 	if (hidden)
 		fprintf(f, "%llu  -  -  (%u more rows, see --top)\n",
 			(unsigned long long)hidden, (unsigned int)(n - shown));
-	for (int c = 0; c < API_CLASSES; c++) {
-		uint64_t other = ap_view_shows(o, c) ? ss_other(tf_agg_ctable(a, c, d)) : 0;
+	for (int c = 0; c < AP_API_CLASSES; c++) {
+		uint64_t other = ap_view_shows(o, c) ? ap_ss_other(ap_agg_ctable(a, c, d)) : 0;
 
 		if (other)
 			fprintf(f, "%llu  -  -  %s  other (keys evicted from the capped table)\n",
@@ -131,9 +131,9 @@ static void text_table(FILE *f, const struct tf_agg *a, enum tf_dim d,
 		fprintf(f, "# execve_check/observed: refused by AT_EXECVE_CHECK but not enforced (the caller had no SECBIT_EXEC_RESTRICT_FILE): would be refused if that bit were set\n");
 }
 
-static void text_timeline(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
+static void text_timeline(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)
 {
-	struct tf_change *c = ap_view_changes(a);
+	struct ap_change *c = ap_view_changes(a);
 
 	fprintf(f, "\nPolicy Change Report\n%s\n"
 		   "# date time node old -> new applied auid uid pid exe (comm)\n%s\n",
@@ -143,7 +143,7 @@ static void text_timeline(FILE *f, const struct tf_agg *a, const struct tf_repor
 		return;
 	}
 	for (size_t i = 0; i < a->nchanges; i++) {
-		const struct tf_policy_change *p = &c[i].c;
+		const struct ap_policy_change *p = &c[i].c;
 		char when[64], user[256];
 
 		fmt_time(p->ms, when, sizeof(when));
@@ -173,22 +173,22 @@ static void text_timeline(FILE *f, const struct tf_agg *a, const struct tf_repor
 }
 
 /* "Denials by API: trusted_for N, execve_check N (enforced E, observed only O)" */
-static void text_apis(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
+static void text_apis(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)
 {
 	const char *sep = "";
 
 	fputs("Denials by API:", f);
-	if (ap_view_shows(o, API_CLASS_TRUSTED_FOR)) {
+	if (ap_view_shows(o, AP_API_TRUSTED_FOR)) {
 		fprintf(f, " trusted_for %llu", (unsigned long long)
-			tf_agg_ctable(a, API_CLASS_TRUSTED_FOR, TF_DIM_INTERP)->total);
+			ap_agg_ctable(a, AP_API_TRUSTED_FOR, AP_DIM_INTERP)->total);
 		sep = ",";
 	}
-	if (ap_view_shows(o, API_CLASS_EC_ENFORCED) || ap_view_shows(o, API_CLASS_EC_OBSERVED)) {
-		uint64_t en = tf_agg_ctable(a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->total;
-		uint64_t ob = tf_agg_ctable(a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->total;
+	if (ap_view_shows(o, AP_API_EC_ENFORCED) || ap_view_shows(o, AP_API_EC_OBSERVED)) {
+		uint64_t en = ap_agg_ctable(a, AP_API_EC_ENFORCED, AP_DIM_INTERP)->total;
+		uint64_t ob = ap_agg_ctable(a, AP_API_EC_OBSERVED, AP_DIM_INTERP)->total;
 
-		en = ap_view_shows(o, API_CLASS_EC_ENFORCED) ? en : 0;
-		ob = ap_view_shows(o, API_CLASS_EC_OBSERVED) ? ob : 0;
+		en = ap_view_shows(o, AP_API_EC_ENFORCED) ? en : 0;
+		ob = ap_view_shows(o, AP_API_EC_OBSERVED) ? ob : 0;
 		fprintf(f, "%s execve_check %llu (enforced %llu, observed only %llu)", sep,
 			(unsigned long long)(en + ob), (unsigned long long)en,
 			(unsigned long long)ob);
@@ -196,7 +196,7 @@ static void text_apis(FILE *f, const struct tf_agg *a, const struct tf_report_op
 	fputc('\n', f);
 }
 
-void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts *o)
+void ap_report_text(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)
 {
 	char t1[64] = "", t2[64] = "";
 	struct tf_mountinfo mib, *mi = ap_view_mounts(o, &mib);
@@ -218,8 +218,8 @@ void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts
 	fprintf(f, "Number of denials: %llu\n", (unsigned long long)ap_view_denials(a, o));
 	/* The split by API (issue 11), execve_check by enforcement. */
 	text_apis(f, a, o);
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
-		if (d == TF_DIM_AUID)
+	for (int d = 0; d < AP_DIM_COUNT; d++) {
+		if (d == AP_DIM_AUID)
 			continue;
 		fprintf(f, "Number of %s: ", plural[d]);
 		distinct(f, a, d, o);
@@ -230,10 +230,10 @@ void tf_report_text(FILE *f, const struct tf_agg *a, const struct tf_report_opts
 		(unsigned long long)a->malformed);
 	fprintf(f, "Number of non-audit lines skipped: %llu\n",
 		(unsigned long long)a->bad_lines);
-	for (int d = 0; d < TF_DIM_COUNT; d++)
+	for (int d = 0; d < AP_DIM_COUNT; d++)
 		if (o->tables & (1u << d))
 			text_table(f, a, d, o, mi);
-	if (o->tables & (1u << TF_TABLE_POLICY))
+	if (o->tables & (1u << AP_TABLE_POLICY))
 		text_timeline(f, a, o);
 	ap_view_mounts_free(mi);
 }

@@ -5,8 +5,8 @@
  * rows merged over those classes, the policy changes in time order, and
  * the mounts -i names.
  */
-#ifndef TF_REPORT_VIEW_H
-#define TF_REPORT_VIEW_H
+#ifndef AP_REPORT_VIEW_H
+#define AP_REPORT_VIEW_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -17,31 +17,31 @@
 #include "report.h"
 
 /* Whether the report shows class @c. */
-bool ap_view_shows(const struct tf_report_opts *o, int c);
+bool ap_view_shows(const struct ap_report_opts *o, int c);
 
 /* Denials of the classes shown (exact: a table's total is). */
-uint64_t ap_view_denials(const struct tf_agg *a, const struct tf_report_opts *o);
+uint64_t ap_view_denials(const struct ap_agg *a, const struct ap_report_opts *o);
 
 /* The time range of the classes shown; false when none was denied. */
-bool ap_view_range(const struct tf_agg *a, const struct tf_report_opts *o, int64_t *first,
+bool ap_view_range(const struct ap_agg *a, const struct ap_report_opts *o, int64_t *first,
 		   int64_t *last);
 
 /* A row of a table merged over the classes shown. */
-struct ap_mrow {
-	const struct ss_row *r;
+struct ap_view_row {
+	const struct ap_ss_row *r;
 	int c;
 };
 
 /*
- * The rows of dimension @d of the classes shown, in ss_sorted()'s order
+ * The rows of dimension @d of the classes shown, in ap_ss_sorted()'s order
  * (guaranteed count desc, then key), then by class; *n their number.
  * Caller frees; NULL when out of memory.
  */
-struct ap_mrow *ap_view_rows(const struct tf_agg *a, enum tf_dim d,
-			     const struct tf_report_opts *o, size_t *n);
+struct ap_view_row *ap_view_rows(const struct ap_agg *a, enum ap_dim d,
+			     const struct ap_report_opts *o, size_t *n);
 
 /* Distinct keys over the classes shown (a key in two classes counts once). */
-void ap_view_distinct(const struct tf_agg *a, enum tf_dim d, const struct tf_report_opts *o,
+void ap_view_distinct(const struct ap_agg *a, enum ap_dim d, const struct ap_report_opts *o,
 		      uint64_t *n, bool *capped);
 
 /*
@@ -52,10 +52,10 @@ void ap_view_distinct(const struct tf_agg *a, enum tf_dim d, const struct tf_rep
 double ap_view_rate(uint64_t hits, int64_t first, int64_t last);
 
 /* The policy changes by time, arrival order among equals. Caller frees. */
-struct tf_change *ap_view_changes(const struct tf_agg *a);
+struct ap_change *ap_view_changes(const struct ap_agg *a);
 
 /* This machine's mounts when -i and the mount table are asked for, else NULL. */
-struct tf_mountinfo *ap_view_mounts(const struct tf_report_opts *o, struct tf_mountinfo *mi);
+struct tf_mountinfo *ap_view_mounts(const struct ap_report_opts *o, struct tf_mountinfo *mi);
 void ap_view_mounts_free(struct tf_mountinfo *mi);
 
 #endif

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t ss_hash(const char *k, size_t n)
+uint64_t ap_ss_hash(const char *k, size_t n)
 {
 	/* FNV-1a, then a final mix so that linear probing spreads well. */
 	uint64_t h = 0xcbf29ce484222325ull;
@@ -21,7 +21,7 @@ uint64_t ss_hash(const char *k, size_t n)
 	return h;
 }
 
-int ss_init(struct ss_table *t, uint32_t cap, size_t key_max)
+int ap_ss_init(struct ap_ss_table *t, uint32_t cap, size_t key_max)
 {
 	uint32_t slots = 1;
 
@@ -36,7 +36,7 @@ int ss_init(struct ss_table *t, uint32_t cap, size_t key_max)
 	t->heap = calloc(cap, sizeof(*t->heap));
 	t->slot = malloc(slots * sizeof(*t->slot));
 	if (!t->rows || !t->heap || !t->slot) {
-		ss_free(t);
+		ap_ss_free(t);
 		errno = ENOMEM;
 		return -1;
 	}
@@ -47,7 +47,7 @@ int ss_init(struct ss_table *t, uint32_t cap, size_t key_max)
 	return 0;
 }
 
-void ss_free(struct ss_table *t)
+void ap_ss_free(struct ap_ss_table *t)
 {
 	for (uint32_t i = 0; t->rows && i < t->n; i++) {
 		free(t->rows[i].key);
@@ -60,7 +60,7 @@ void ss_free(struct ss_table *t)
 }
 
 /* Slot holding @key, or the empty slot where it would go. */
-static uint32_t probe(const struct ss_table *t, const char *key, size_t klen,
+static uint32_t probe(const struct ap_ss_table *t, const char *key, size_t klen,
 		      uint64_t h)
 {
 	uint32_t i = (uint32_t)h & t->mask;
@@ -77,7 +77,7 @@ static uint32_t probe(const struct ss_table *t, const char *key, size_t klen,
 }
 
 /* Backward-shift deletion keeps probe chains intact without tombstones. */
-static void slot_delete(struct ss_table *t, uint32_t i)
+static void slot_delete(struct ap_ss_table *t, uint32_t i)
 {
 	uint32_t j = i;
 
@@ -100,7 +100,7 @@ static void slot_delete(struct ss_table *t, uint32_t i)
 	}
 }
 
-static void heap_swap(struct ss_table *t, uint32_t a, uint32_t b)
+static void heap_swap(struct ap_ss_table *t, uint32_t a, uint32_t b)
 {
 	uint32_t ra = t->heap[a], rb = t->heap[b];
 
@@ -110,7 +110,7 @@ static void heap_swap(struct ss_table *t, uint32_t a, uint32_t b)
 	t->rows[ra].heap = b;
 }
 
-static void heap_down(struct ss_table *t, uint32_t i)
+static void heap_down(struct ap_ss_table *t, uint32_t i)
 {
 	for (;;) {
 		uint32_t l = 2 * i + 1, r = l + 1, m = i;
@@ -126,7 +126,7 @@ static void heap_down(struct ss_table *t, uint32_t i)
 	}
 }
 
-static void heap_up(struct ss_table *t, uint32_t i)
+static void heap_up(struct ap_ss_table *t, uint32_t i)
 {
 	while (i > 0) {
 		uint32_t p = (i - 1) / 2;
@@ -138,7 +138,7 @@ static void heap_up(struct ss_table *t, uint32_t i)
 	}
 }
 
-static int set_note(struct ss_row *row, const char *note)
+static int set_note(struct ap_ss_row *row, const char *note)
 {
 	char *copy;
 
@@ -152,7 +152,7 @@ static int set_note(struct ss_row *row, const char *note)
 	return 0;
 }
 
-char *ss_key_dup(const char *key, size_t klen)
+char *ap_ss_key_dup(const char *key, size_t klen)
 {
 	char *k = malloc(klen + 1);
 
@@ -163,28 +163,28 @@ char *ss_key_dup(const char *key, size_t klen)
 	return k;
 }
 
-struct ss_row *ss_find(const struct ss_table *t, const char *key, size_t klen)
+struct ap_ss_row *ap_ss_find(const struct ap_ss_table *t, const char *key, size_t klen)
 {
 	uint32_t i;
 
 	if (klen > t->key_max)
 		klen = t->key_max;
-	i = probe(t, key, klen, ss_hash(key, klen));
+	i = probe(t, key, klen, ap_ss_hash(key, klen));
 	return t->slot[i] < 0 ? NULL : &t->rows[t->slot[i]];
 }
 
-struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
-		      const char *note, uint64_t hits, int64_t ms)
+struct ap_ss_row *ap_ss_add(struct ap_ss_table *t, const char *key, size_t klen,
+			    const char *note, uint64_t hits, int64_t ms)
 {
 	uint64_t h;
 	uint32_t i, r;
-	struct ss_row *row;
+	struct ap_ss_row *row;
 	char *k;
 
 	if (klen > t->key_max)
 		klen = t->key_max;
 	t->total += hits;
-	h = ss_hash(key, klen);
+	h = ap_ss_hash(key, klen);
 	i = probe(t, key, klen, h);
 	if (t->slot[i] >= 0) {
 		row = &t->rows[t->slot[i]];
@@ -197,7 +197,7 @@ struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
 		heap_down(t, row->heap);
 		return row;
 	}
-	k = ss_key_dup(key, klen);
+	k = ap_ss_key_dup(key, klen);
 	if (!k) {
 		t->unstored += hits;
 		return NULL;
@@ -235,18 +235,18 @@ struct ss_row *ss_add(struct ss_table *t, const char *key, size_t klen,
 	return row;
 }
 
-int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *note,
-	       uint64_t count, uint64_t err, int64_t first, int64_t last)
+int ap_ss_restore(struct ap_ss_table *t, const char *key, size_t klen, const char *note,
+		  uint64_t count, uint64_t err, int64_t first, int64_t last)
 {
 	uint64_t h;
 	uint32_t i, r;
-	struct ss_row *row;
+	struct ap_ss_row *row;
 
 	if (klen > t->key_max || t->n >= t->cap || err > count) {
 		errno = EINVAL;
 		return -1;
 	}
-	h = ss_hash(key, klen);
+	h = ap_ss_hash(key, klen);
 	i = probe(t, key, klen, h);
 	if (t->slot[i] >= 0) {
 		errno = EEXIST;
@@ -255,7 +255,7 @@ int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *not
 	r = t->n;
 	row = &t->rows[r];
 	memset(row, 0, sizeof(*row));
-	row->key = ss_key_dup(key, klen);
+	row->key = ap_ss_key_dup(key, klen);
 	if (!row->key || (note && set_note(row, note))) {
 		free(row->key);
 		row->key = NULL;
@@ -276,7 +276,7 @@ int ss_restore(struct ss_table *t, const char *key, size_t klen, const char *not
 	return 0;
 }
 
-uint64_t ss_other(const struct ss_table *t)
+uint64_t ap_ss_other(const struct ap_ss_table *t)
 {
 	uint64_t o = t->unstored;
 
@@ -285,9 +285,9 @@ uint64_t ss_other(const struct ss_table *t)
 	return o;
 }
 
-static const struct ss_table *sort_table;
+static const struct ap_ss_table *sort_table;
 
-int ss_row_cmp(const struct ss_row *x, const struct ss_row *y)
+int ap_ss_row_cmp(const struct ap_ss_row *x, const struct ap_ss_row *y)
 {
 	uint64_t gx = x->count - x->err, gy = y->count - y->err;
 	size_t n = x->klen < y->klen ? x->klen : y->klen;
@@ -303,11 +303,11 @@ int ss_row_cmp(const struct ss_row *x, const struct ss_row *y)
 
 static int cmp_rows(const void *a, const void *b)
 {
-	return ss_row_cmp(&sort_table->rows[*(const uint32_t *)a],
-			  &sort_table->rows[*(const uint32_t *)b]);
+	return ap_ss_row_cmp(&sort_table->rows[*(const uint32_t *)a],
+			     &sort_table->rows[*(const uint32_t *)b]);
 }
 
-uint32_t *ss_sorted(const struct ss_table *t)
+uint32_t *ap_ss_sorted(const struct ap_ss_table *t)
 {
 	uint32_t *idx = malloc((t->n ? t->n : 1) * sizeof(*idx));
 

@@ -16,10 +16,10 @@
 #include "tfjson.h"
 
 /* The keys of the classes under "classes" (version 3). */
-static const char *const class_keys[API_CLASSES] = {
-	[API_CLASS_TRUSTED_FOR] = "trusted_for",
-	[API_CLASS_EC_ENFORCED] = "execve_check_enforced",
-	[API_CLASS_EC_OBSERVED] = "execve_check_observed",
+static const char *const class_keys[AP_API_CLASSES] = {
+	[AP_API_TRUSTED_FOR] = "trusted_for",
+	[AP_API_EC_ENFORCED] = "execve_check_enforced",
+	[AP_API_EC_OBSERVED] = "execve_check_observed",
 };
 
 /*
@@ -32,7 +32,7 @@ static json_object *key_obj(json_object *o, const char *k, size_t n)
 	return tf_json_add_bytes(o, "key", k, n) ? NULL : o;
 }
 
-static json_object *table_json(const struct ss_table *t)
+static json_object *table_json(const struct ap_ss_table *t)
 {
 	json_object *o = json_object_new_object(), *rows = json_object_new_array();
 	int err = 0;
@@ -43,7 +43,7 @@ static json_object *table_json(const struct ss_table *t)
 	err |= ap_json_add(o, "evicted", json_object_new_uint64(t->evicted));
 	err |= ap_json_add(o, "unstored", json_object_new_uint64(t->unstored));
 	for (uint32_t i = 0; i < t->n; i++) {
-		const struct ss_row *r = &t->rows[i];
+		const struct ap_ss_row *r = &t->rows[i];
 		json_object *row = json_object_new_object();
 
 		if (!row || !key_obj(row, r->key, r->klen) ||
@@ -75,7 +75,7 @@ fail:
  * "count"}], "changes": [{"node", "result", "count"}], "policy": [{"node",
  * "value", "time"}]}. Label values are already escaped text (plain UTF-8).
  */
-static int metrics_json(json_object *root, const struct tf_metrics *m)
+static int metrics_json(json_object *root, const struct ap_metrics *m)
 {
 	static const char *const dn[] = { "exe", "reason", "node", "api", "enforced" };
 	json_object *o = json_object_new_object(), *d = json_object_new_array(),
@@ -112,7 +112,7 @@ static int metrics_json(json_object *root, const struct tf_metrics *m)
 	for (uint32_t i = 0; i < m->denials.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (ap_json_push(d, r) || tf_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
+		if (ap_json_push(d, r) || ap_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
 			return -1;
 		for (int k = 0; k < 5; k++)
 			err |= ap_json_add(r, dn[k], json_object_new_string(lv[k]));
@@ -123,7 +123,7 @@ static int metrics_json(json_object *root, const struct tf_metrics *m)
 
 		if (ap_json_push(c, r))
 			return -1;
-		tf_metrics_labels(&m->changes.rows[i], lv, 2);
+		ap_metrics_labels(&m->changes.rows[i], lv, 2);
 		err |= ap_json_add(r, "node", json_object_new_string(lv[0]));
 		err |= ap_json_add(r, "result", json_object_new_string(lv[1]));
 		err |= ap_json_add(r, "count", json_object_new_uint64(m->changes.rows[i].count));
@@ -140,7 +140,7 @@ static int metrics_json(json_object *root, const struct tf_metrics *m)
 	return err ? -1 : 0;
 }
 
-int tf_state_save(const struct tf_agg *a, const char *path)
+int ap_state_save(const struct ap_agg *a, const char *path)
 {
 	json_object *root = json_object_new_object(), *dims, *ch, *cls;
 	char *text;
@@ -148,7 +148,7 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 
 	if (!root)
 		return -1;
-	err |= ap_json_add(root, "version", json_object_new_int(TF_STATE_VERSION));
+	err |= ap_json_add(root, "version", json_object_new_int(AP_STATE_VERSION));
 	err |= ap_json_add(root, "denials", json_object_new_uint64(a->denials));
 	err |= ap_json_add(root, "first", json_object_new_int64(a->first));
 	err |= ap_json_add(root, "last", json_object_new_int64(a->last));
@@ -161,7 +161,7 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 	cls = json_object_new_object();
 	if (ap_json_add(root, "classes", cls))
 		goto oom;
-	for (int c = 0; c < API_CLASSES; c++) {
+	for (int c = 0; c < AP_API_CLASSES; c++) {
 		json_object *co = json_object_new_object();
 
 		if (ap_json_add(cls, class_keys[c], co))
@@ -169,12 +169,12 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 		err |= ap_json_add(co, "first", json_object_new_int64(a->api_first[c]));
 		err |= ap_json_add(co, "last", json_object_new_int64(a->api_last[c]));
 		dims = json_object_new_object();
-		if (ap_json_add(c == API_CLASS_TRUSTED_FOR ? root : co, "dims", dims))
+		if (ap_json_add(c == AP_API_TRUSTED_FOR ? root : co, "dims", dims))
 			goto oom;
-		for (int d = 0; d < TF_DIM_COUNT; d++) {
-			json_object *t = table_json(tf_agg_ctable(a, c, d));
+		for (int d = 0; d < AP_DIM_COUNT; d++) {
+			json_object *t = table_json(ap_agg_ctable(a, c, d));
 
-			if (!t || ap_json_add(dims, tf_dim_name(d), t))
+			if (!t || ap_json_add(dims, ap_dim_name(d), t))
 				goto oom;
 		}
 	}
@@ -182,7 +182,7 @@ int tf_state_save(const struct tf_agg *a, const char *path)
 	if (ap_json_add(root, "policy_changes", ch))
 		goto oom;
 	for (size_t i = 0; i < a->nchanges; i++) {
-		const struct tf_policy_change *c = &a->changes[i].c;
+		const struct ap_policy_change *c = &a->changes[i].c;
 		json_object *o = json_object_new_object();
 
 		if (!o || ap_json_add(o, "time", json_object_new_int64(c->ms)) ||
@@ -313,7 +313,7 @@ static bool get_key(struct ctx *x, json_object *o, char **key, size_t *len)
 	return *key ? true : bad(x, "row without \"key\" or \"key_hex\"");
 }
 
-static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
+static bool load_table(struct ctx *x, json_object *o, struct ap_ss_table *t,
 		       const char *dim, uint32_t cap)
 {
 	json_object *rows;
@@ -327,7 +327,7 @@ static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
 	n = json_object_array_length(rows);
 	if (n > (1u << 24))
 		return bad(x, "dimension \"%s\" has too many rows", dim);
-	if (ss_init(t, n > cap ? (uint32_t)n : cap, TF_AGG_KEY_MAX))
+	if (ap_ss_init(t, n > cap ? (uint32_t)n : cap, AP_AGG_KEY_MAX))
 		return bad(x, "out of memory");
 	if (!get_u64(x, o, "total", &t->total) || !get_u64(x, o, "evicted", &t->evicted) ||
 	    !get_u64(x, o, "unstored", &t->unstored))
@@ -349,7 +349,8 @@ static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
 			free(key);
 			return false;
 		}
-		ok = !ss_restore(t, key, klen, note, (uint64_t)count, (uint64_t)err, first, last);
+		ok = !ap_ss_restore(t, key, klen, note, (uint64_t)count, (uint64_t)err, first,
+				     last);
 		free(key);
 		free(note);
 		if (!ok)
@@ -365,7 +366,7 @@ static bool load_table(struct ctx *x, json_object *o, struct ss_table *t,
 }
 
 /* The writer of a change: "pid", "uid", "comm", "exe" all present, or none. */
-static bool load_writer(struct ctx *x, json_object *o, size_t i, struct tf_policy_change *c)
+static bool load_writer(struct ctx *x, json_object *o, size_t i, struct ap_policy_change *c)
 {
 	int64_t pid, uid;
 	size_t len;
@@ -386,13 +387,13 @@ static bool load_writer(struct ctx *x, json_object *o, size_t i, struct tf_polic
 	return true;
 }
 
-static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
+static bool load_changes(struct ctx *x, json_object *arr, struct ap_agg *a)
 {
 	size_t n = json_object_array_length(arr);
 
 	for (size_t i = 0; i < n; i++) {
 		json_object *o = json_object_array_get_idx(arr, i);
-		struct tf_policy_change c = { 0 };
+		struct ap_policy_change c = { 0 };
 		int64_t ms, old, new, auid, ses, res;
 		char *node;
 		size_t len;
@@ -405,7 +406,7 @@ static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
 		    !get_key(x, o, &node, &len))
 			return x->why[0] ? false : bad(x, "policy change %zu is not an object", i);
 		if (!load_writer(x, o, i, &c)) {
-			tf_policy_change_clear(&c);
+			ap_policy_change_clear(&c);
 			free(node);
 			return false;
 		}
@@ -416,8 +417,8 @@ static bool load_changes(struct ctx *x, json_object *arr, struct tf_agg *a)
 		c.ses = (long)ses;
 		c.res = (int)res;
 		c.node = node;
-		rc = tf_agg_add_change(a, &c);
-		tf_policy_change_clear(&c);
+		rc = ap_agg_add_change(a, &c);
+		ap_policy_change_clear(&c);
 		free(node);
 		if (rc)
 			return bad(x, "out of memory");
@@ -438,7 +439,7 @@ static bool get_str(struct ctx *x, json_object *o, const char *name, const char 
 }
 
 /* The "metrics" object (absent in a state of an older plugin: counters start at 0). */
-static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
+static bool load_metrics(struct ctx *x, json_object *root, struct ap_metrics *m)
 {
 	json_object *o, *arr;
 
@@ -462,7 +463,7 @@ static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
 		    (json_object_object_get_ex(r, "enforced", NULL) &&
 		     !get_str(x, r, "enforced", &enf)))
 			return false;
-		if (tf_metrics_restore_denial(m, e, rs, nd, api, enf, n))
+		if (ap_metrics_restore_denial(m, e, rs, nd, api, enf, n))
 			return bad(x, "metrics: denial series %zu: %s", i, strerror(errno));
 	}
 	if (!json_object_object_get_ex(o, "changes", &arr) ||
@@ -476,7 +477,7 @@ static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
 		if (!get_str(x, r, "node", &nd) || !get_str(x, r, "result", &res) ||
 		    !get_u64(x, r, "count", &n))
 			return false;
-		if (tf_metrics_restore_change(m, nd, res, n))
+		if (ap_metrics_restore_change(m, nd, res, n))
 			return bad(x, "metrics: change series %zu: %s", i, strerror(errno));
 	}
 	if (!json_object_object_get_ex(o, "policy", &arr) ||
@@ -490,7 +491,7 @@ static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
 		if (!get_str(x, r, "node", &nd) || !get_int(x, r, "value", -1, &v) ||
 		    !get_int(x, r, "time", INT64_MIN, &ms))
 			return false;
-		if (v > 1000000 || tf_metrics_restore_policy(m, nd, (int)v, ms))
+		if (v > 1000000 || ap_metrics_restore_policy(m, nd, (int)v, ms))
 			return bad(x, "metrics: policy %zu: bad value", i);
 	}
 	return true;
@@ -502,15 +503,15 @@ static bool load_metrics(struct ctx *x, json_object *root, struct tf_metrics *m)
  * file of version 1 or 2 holds trusted_for denials only.
  */
 static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
-			 int64_t version, struct tf_agg *a, uint32_t cap)
+			 int64_t version, struct ap_agg *a, uint32_t cap)
 {
 	json_object *cls = NULL, *v;
 
 	if (version >= 3 && (!json_object_object_get_ex(root, "classes", &cls) ||
 			     !json_object_is_type(cls, json_type_object)))
 		return bad(x, "no \"classes\" object");
-	for (int c = 0; c < API_CLASSES; c++) {
-		json_object *co = NULL, *cd = c == API_CLASS_TRUSTED_FOR ? dims : NULL;
+	for (int c = 0; c < AP_API_CLASSES; c++) {
+		json_object *co = NULL, *cd = c == AP_API_TRUSTED_FOR ? dims : NULL;
 		int64_t first = INT64_MAX, last = INT64_MIN;
 
 		if (cls) {
@@ -520,44 +521,44 @@ static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
 			if (!get_int(x, co, "first", INT64_MIN, &first) ||
 			    !get_int(x, co, "last", INT64_MIN, &last))
 				return false;
-			if (c != API_CLASS_TRUSTED_FOR &&
+			if (c != AP_API_TRUSTED_FOR &&
 			    (!json_object_object_get_ex(co, "dims", &cd) ||
 			     !json_object_is_type(cd, json_type_object)))
 				return bad(x, "class \"%s\" has no \"dims\" object",
 					   class_keys[c]);
-		} else if (c == API_CLASS_TRUSTED_FOR) {
+		} else if (c == AP_API_TRUSTED_FOR) {
 			first = a->first;
 			last = a->last;
 		}
 		a->api_first[c] = first;
 		a->api_last[c] = last;
-		for (int d = 0; d < TF_DIM_COUNT; d++) {
-			struct ss_table *t = tf_agg_table(a, c, d);
+		for (int d = 0; d < AP_DIM_COUNT; d++) {
+			struct ap_ss_table *t = ap_agg_table(a, c, d);
 
 			if (!cd) { /* no execve_check tables before version 3 */
-				if (ss_init(t, cap, TF_AGG_KEY_MAX))
+				if (ap_ss_init(t, cap, AP_AGG_KEY_MAX))
 					return bad(x, "out of memory");
 				continue;
 			}
-			if (!json_object_object_get_ex(cd, tf_dim_name(d), &v))
-				return bad(x, "dimension \"%s\" missing", tf_dim_name(d));
-			if (!load_table(x, v, t, tf_dim_name(d), cap))
+			if (!json_object_object_get_ex(cd, ap_dim_name(d), &v))
+				return bad(x, "dimension \"%s\" missing", ap_dim_name(d));
+			if (!load_table(x, v, t, ap_dim_name(d), cap))
 				return false;
 		}
 	}
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
+	for (int d = 0; d < AP_DIM_COUNT; d++) {
 		uint64_t sum = 0;
 
-		for (int c = 0; c < API_CLASSES; c++)
-			sum += tf_agg_ctable(a, c, d)->total;
+		for (int c = 0; c < AP_API_CLASSES; c++)
+			sum += ap_agg_ctable(a, c, d)->total;
 		if (sum != a->denials)
 			return bad(x, "dimension \"%s\" total differs from \"denials\" (all APIs)",
-				   tf_dim_name(d));
+				   ap_dim_name(d));
 	}
 	return true;
 }
 
-int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
+int ap_state_load(struct ap_agg *a, uint32_t cap, const char *path,
 		  char *why, size_t why_len)
 {
 	struct ctx x = { why, why_len };
@@ -579,14 +580,14 @@ int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
 	}
 	memset(a, 0, sizeof(*a));
 	a->cap = cap;
-	a->changes_max = TF_AGG_CHANGES_MAX;
-	tf_metrics_init(&a->metrics);
+	a->changes_max = AP_AGG_CHANGES_MAX;
+	ap_metrics_init(&a->metrics);
 	if (!json_object_is_type(root, json_type_object) ||
 	    !get_int(&x, root, "version", 0, &version))
 		goto out;
-	if (version < 1 || version > TF_STATE_VERSION) {
+	if (version < 1 || version > AP_STATE_VERSION) {
 		bad(&x, "version %lld, this tool reads versions 1 to %d", (long long)version,
-		    TF_STATE_VERSION);
+		    AP_STATE_VERSION);
 		goto out;
 	}
 	if (!get_u64(&x, root, "denials", &a->denials) ||
@@ -613,15 +614,15 @@ int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
 	}
 	ok = load_changes(&x, v, a);
 	/* Replaying the timeline counted it in the metrics: they come from their own section. */
-	tf_metrics_free(&a->metrics);
-	tf_metrics_init(&a->metrics);
+	ap_metrics_free(&a->metrics);
+	ap_metrics_init(&a->metrics);
 	if (ok)
 		ok = load_metrics(&x, root, &a->metrics);
 out:
 	json_object_put(root);
 	if (!ok) {
 		/* Tables not reached yet are zeroed: init them so free works. */
-		tf_agg_free(a);
+		ap_agg_free(a);
 		errno = errno == ENOMEM ? ENOMEM : EPROTO;
 		return -1;
 	}

@@ -25,16 +25,16 @@
  * "enforced" too (absent: trusted_for). Versions 1 and 2 still load (all
  * their denials are trusted_for); a version 2 reader refuses version 3.
  */
-#ifndef TF_STATE_H
-#define TF_STATE_H
+#ifndef AP_STATE_H
+#define AP_STATE_H
 
 #include "aggregate.h"
 
-#define TF_STATE_PATH "/var/lib/audisp-trusted-for/state.json"
-#define TF_STATE_VERSION 3
+#define AP_STATE_PATH "/var/lib/audisp-trusted-for/state.json"
+#define AP_STATE_VERSION 3
 
 /* 0, or -1 with errno. */
-int tf_state_save(const struct tf_agg *a, const char *path);
+int ap_state_save(const struct ap_agg *a, const char *path);
 
 /*
  * Load @path into @a (initialised here with at least @cap rows per
@@ -42,7 +42,7 @@ int tf_state_save(const struct tf_agg *a, const char *path);
  * EPROTO when it is not a state file of this version (@why says what is
  * wrong), or another errno.
  */
-int tf_state_load(struct tf_agg *a, uint32_t cap, const char *path,
+int ap_state_load(struct ap_agg *a, uint32_t cap, const char *path,
 		  char *why, size_t why_len);
 
 #endif

@@ -3,13 +3,13 @@
  * libFuzzer target, differential: the same bytes are counted three times and
  * the results must agree.
  *
- *   R0  the whole input in one tf_feed_bytes() call, a small aggregator
+ *   R0  the whole input in one ap_feed_bytes() call, a small aggregator
  *       (capacity 4, so that Space-Saving eviction happens);
  *   R1  the same bytes cut at pseudo-random points (inside lines, inside
  *       records, single bytes, empty calls), capacity 4: the line splitter
  *       must make this identical to R0, row by row (keys, counts, errors,
  *       notes, first/last, the timeline in order, every counter);
- *   R2  cut at other points, with tf_feed_age() between chunks at clock
+ *   R2  cut at other points, with ap_feed_age() between chunks at clock
  *       values taken from the input (near the records' own seconds, 0, or
  *       the far future), and an aggregator large enough never to evict:
  *       aging changes how libauparse groups records into events and in which
@@ -67,7 +67,7 @@ static void die(const char *what)
  * libauparse states are reused (linked with --wrap=auparse_init,
  * --wrap=auparse_destroy): a fresh one reads auditd.conf and costs more than
  * the rest of a run under ASan. A state goes back to the pool only empty
- * (every event handed back by tf_feed_flush); the plugin itself keeps one
+ * (every event handed back by ap_feed_flush); the plugin itself keeps one
  * state across such flushes (TF_PENDING_MAX).
  */
 auparse_state_t *__real_auparse_init(ausource_t source, const void *b);
@@ -85,7 +85,7 @@ auparse_state_t *__wrap_auparse_init(ausource_t source, const void *b)
 void __wrap_auparse_destroy(auparse_state_t *au)
 {
 	if (auparse_feed_has_data(au))
-		die("libauparse still holds events after tf_feed_flush()");
+		die("libauparse still holds events after ap_feed_flush()");
 	if (pooled < sizeof(pool) / sizeof(pool[0]))
 		pool[pooled++] = au;
 	else
@@ -103,13 +103,13 @@ static uint64_t next(uint64_t *s)
 }
 
 /* Each tables' invariants (spacesaving.h). */
-static void check(const struct tf_agg *a)
+static void check(const struct ap_agg *a)
 {
-	for (int d = 0; d < TF_DIM_COUNT; d++) {
+	for (int d = 0; d < AP_DIM_COUNT; d++) {
 		uint64_t all = 0;
 
-		for (int c = 0; c < API_CLASSES; c++) {
-			const struct ss_table *t = tf_agg_ctable(a, c, d);
+		for (int c = 0; c < AP_API_CLASSES; c++) {
+			const struct ap_ss_table *t = ap_agg_ctable(a, c, d);
 			uint64_t sum = t->unstored, lower = 0;
 
 			for (uint32_t i = 0; i < t->n; i++) {
@@ -118,9 +118,9 @@ static void check(const struct tf_agg *a)
 				sum += t->rows[i].count;
 				lower += t->rows[i].count - t->rows[i].err;
 			}
-			if (sum != t->total || t->n > t->cap || lower + ss_other(t) != t->total)
+			if (sum != t->total || t->n > t->cap || lower + ap_ss_other(t) != t->total)
 				die("a table's counts do not add up to its total");
-			if (t->total != tf_agg_ctable(a, c, 0)->total)
+			if (t->total != ap_agg_ctable(a, c, 0)->total)
 				die("a class's tables have different totals");
 			all += t->total;
 		}
@@ -137,7 +137,7 @@ static void check(const struct tf_agg *a)
 			ch += a->metrics.changes.rows[i].count;
 		if (sum != a->denials || a->metrics.exe.n > a->metrics.lim.exe ||
 		    a->metrics.node.n > a->metrics.lim.node ||
-		    a->metrics.denials.n > a->metrics.lim.series + API_CLASSES)
+		    a->metrics.denials.n > a->metrics.lim.series + AP_API_CLASSES)
 			die("the metrics' denial series do not add up to the denials");
 		if (ch != a->nchanges + a->changes_dropped)
 			die("the metrics' policy changes do not add up");
@@ -186,8 +186,8 @@ static time_t pick_time(uint64_t *rng, const struct stamps *st)
 }
 
 struct run {
-	struct tf_agg a;
-	struct tf_feed f;
+	struct ap_agg a;
+	struct ap_feed f;
 };
 
 /*
@@ -197,15 +197,15 @@ struct run {
 static void feed(struct run *r, uint32_t cap, unsigned int eoe, const char *p, size_t n,
 		 uint64_t *rng, const struct stamps *st)
 {
-	if (tf_agg_init(&r->a, cap))
+	if (ap_agg_init(&r->a, cap))
 		die("out of memory (aggregator)");
 	/* cap 4: keep 8 changes, so that the oldest are dropped; else all of them. */
 	r->a.changes_max = cap == 4 ? 8 : cap;
-	if (tf_feed_init(&r->f, &r->a, NULL, 0))
+	if (ap_feed_init(&r->f, &r->a, NULL, 0))
 		die("out of memory (libauparse)");
-	auparse_set_eoe_timeout((time_t)eoe); /* may be 0, unlike tf_feed_init's */
+	auparse_set_eoe_timeout((time_t)eoe); /* may be 0, unlike ap_feed_init's */
 	if (!rng) {
-		tf_feed_bytes(&r->f, p, n);
+		ap_feed_bytes(&r->f, p, n);
 	} else {
 		while (n) {
 			uint64_t x = next(rng);
@@ -214,25 +214,25 @@ static void feed(struct run *r, uint32_t cap, unsigned int eoe, const char *p, s
 			k = (x & 7) == 7 ? 0 : 1 + (size_t)((x >> 8) % lim[(x >> 3) & 3]);
 			if (k > n)
 				k = n;
-			tf_feed_bytes(&r->f, p, k);
+			ap_feed_bytes(&r->f, p, k);
 			p += k;
 			n -= k;
 			if (st && (next(rng) & 3) == 0) {
 				fake_now = pick_time(rng, st);
 				fake_clock = 1;
-				tf_feed_age(&r->f);
+				ap_feed_age(&r->f);
 				fake_clock = 0;
 			}
 		}
 	}
-	tf_feed_flush(&r->f);
+	ap_feed_flush(&r->f);
 	check(&r->a);
 }
 
 static void done(struct run *r)
 {
-	tf_feed_free(&r->f);
-	tf_agg_free(&r->a);
+	ap_feed_free(&r->f);
+	ap_agg_free(&r->a);
 }
 
 static int str_eq(const char *x, const char *y)
@@ -240,7 +240,7 @@ static int str_eq(const char *x, const char *y)
 	return x == y || (x && y && !strcmp(x, y));
 }
 
-static int change_eq(const struct tf_policy_change *x, const struct tf_policy_change *y)
+static int change_eq(const struct ap_policy_change *x, const struct ap_policy_change *y)
 {
 	return x->ms == y->ms && str_eq(x->node, y->node) && x->old_policy == y->old_policy &&
 	       x->new_policy == y->new_policy && x->auid == y->auid && x->ses == y->ses &&
@@ -256,8 +256,8 @@ static int str_cmp(const char *x, const char *y)
 
 static int cmp_change(const void *a, const void *b)
 {
-	const struct tf_policy_change *x = &((const struct tf_change *)a)->c;
-	const struct tf_policy_change *y = &((const struct tf_change *)b)->c;
+	const struct ap_policy_change *x = &((const struct ap_change *)a)->c;
+	const struct ap_policy_change *y = &((const struct ap_change *)b)->c;
 	long long k1[9] = { x->ms, x->old_policy, x->new_policy, x->auid, x->ses, x->res,
 			    x->writer, x->pid, x->uid };
 	long long k2[9] = { y->ms, y->old_policy, y->new_policy, y->auid, y->ses, y->res,
@@ -279,7 +279,7 @@ static void same_counters(const struct run *x, const struct run *y)
 		die("denial totals differ");
 	if (x->a.first != y->a.first || x->a.last != y->a.last)
 		die("first/last denial times differ");
-	for (int c = 0; c < API_CLASSES; c++)
+	for (int c = 0; c < AP_API_CLASSES; c++)
 		if (x->a.api_first[c] != y->a.api_first[c] || x->a.api_last[c] != y->a.api_last[c])
 			die("a class's first/last denial times differ");
 	if (x->a.bad_lines != y->a.bad_lines || x->a.malformed != y->a.malformed ||
@@ -289,9 +289,9 @@ static void same_counters(const struct run *x, const struct run *y)
 		die("policy-change totals differ");
 	if (x->f.lines != y->f.lines || x->f.fed != y->f.fed)
 		die("line or record counts of the feeds differ");
-	for (int c = 0; c < API_CLASSES; c++)
-		for (int d = 0; d < TF_DIM_COUNT; d++)
-			if (tf_agg_ctable(&x->a, c, d)->total != tf_agg_ctable(&y->a, c, d)->total)
+	for (int c = 0; c < AP_API_CLASSES; c++)
+		for (int d = 0; d < AP_DIM_COUNT; d++)
+			if (ap_agg_ctable(&x->a, c, d)->total != ap_agg_ctable(&y->a, c, d)->total)
 				die("a table's total differs");
 }
 
@@ -304,14 +304,16 @@ static void identical(const struct run *x, const struct run *y)
 	for (size_t i = 0; i < x->a.nchanges; i++)
 		if (!change_eq(&x->a.changes[i].c, &y->a.changes[i].c))
 			die("chunking changed the policy timeline");
-	for (int cd = 0; cd < API_CLASSES * TF_DIM_COUNT; cd++) {
-		const struct ss_table *s = tf_agg_ctable(&x->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
-		const struct ss_table *t = tf_agg_ctable(&y->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
+	for (int cd = 0; cd < AP_API_CLASSES * AP_DIM_COUNT; cd++) {
+		const struct ap_ss_table *s = ap_agg_ctable(&x->a, cd / AP_DIM_COUNT,
+							     cd % AP_DIM_COUNT);
+		const struct ap_ss_table *t = ap_agg_ctable(&y->a, cd / AP_DIM_COUNT,
+							     cd % AP_DIM_COUNT);
 
 		if (s->n != t->n || s->evicted != t->evicted || s->unstored != t->unstored)
 			die("chunking changed a table's shape");
 		for (uint32_t i = 0; i < s->n; i++) {
-			const struct ss_row *a = &s->rows[i], *b = &t->rows[i];
+			const struct ap_ss_row *a = &s->rows[i], *b = &t->rows[i];
 
 			if (a->klen != b->klen || memcmp(a->key, b->key, a->klen) ||
 			    !str_eq(a->note, b->note) || a->count != b->count ||
@@ -327,8 +329,8 @@ static void consistent(const struct run *x, const struct run *exact)
 	same_counters(x, exact);
 	if (!x->a.changes_dropped && !exact->a.changes_dropped) {
 		size_t n = x->a.nchanges;
-		struct tf_change *c1 = malloc((n ? n : 1) * sizeof(*c1));
-		struct tf_change *c2 = malloc((n ? n : 1) * sizeof(*c2));
+		struct ap_change *c1 = malloc((n ? n : 1) * sizeof(*c1));
+		struct ap_change *c2 = malloc((n ? n : 1) * sizeof(*c2));
 
 		if (!c1 || !c2)
 			die("out of memory (timeline)");
@@ -344,10 +346,11 @@ static void consistent(const struct run *x, const struct run *exact)
 		free(c1);
 		free(c2);
 	}
-	for (int cd = 0; cd < API_CLASSES * TF_DIM_COUNT; cd++) {
-		const struct ss_table *s = tf_agg_ctable(&x->a, cd / TF_DIM_COUNT, cd % TF_DIM_COUNT);
-		const struct ss_table *t = tf_agg_ctable(&exact->a, cd / TF_DIM_COUNT,
-							 cd % TF_DIM_COUNT);
+	for (int cd = 0; cd < AP_API_CLASSES * AP_DIM_COUNT; cd++) {
+		const struct ap_ss_table *s = ap_agg_ctable(&x->a, cd / AP_DIM_COUNT,
+							     cd % AP_DIM_COUNT);
+		const struct ap_ss_table *t = ap_agg_ctable(&exact->a, cd / AP_DIM_COUNT,
+							 cd % AP_DIM_COUNT);
 		uint64_t min = UINT64_MAX;
 
 		if (t->evicted || t->unstored)
@@ -357,8 +360,8 @@ static void consistent(const struct run *x, const struct run *exact)
 		if (!s->evicted && s->n != t->n)
 			die("aging changed the keys of a table");
 		for (uint32_t i = 0; i < s->n; i++) {
-			const struct ss_row *a = &s->rows[i];
-			const struct ss_row *b = ss_find(t, a->key, a->klen);
+			const struct ap_ss_row *a = &s->rows[i];
+			const struct ap_ss_row *b = ap_ss_find(t, a->key, a->klen);
 
 			if (a->count < min)
 				min = a->count;
@@ -371,7 +374,7 @@ static void consistent(const struct run *x, const struct run *exact)
 		}
 		if (s->evicted && s->n == s->cap)
 			for (uint32_t i = 0; i < t->n; i++)
-				if (!ss_find(s, t->rows[i].key, t->rows[i].klen) &&
+				if (!ap_ss_find(s, t->rows[i].key, t->rows[i].klen) &&
 				    t->rows[i].count > min)
 					die("an unmonitored key occurred more than the table's minimum");
 	}
@@ -393,15 +396,15 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	devnull = fopen("/dev/null", "w");
 	if (!devnull)
 		die("cannot open /dev/null");
-	if (tf_agg_init(&r.a, 4) || tf_feed_init(&r.f, &r.a, NULL, 5))
+	if (ap_agg_init(&r.a, 4) || ap_feed_init(&r.f, &r.a, NULL, 5))
 		die("out of memory");
-	tf_feed_bytes(&r.f, rec, sizeof(rec) - 1);
+	ap_feed_bytes(&r.f, rec, sizeof(rec) - 1);
 	fake_clock = 1;
 	fake_now = 1004;
-	tf_feed_age(&r.f);
+	ap_feed_age(&r.f);
 	early = r.a.denials;
 	fake_now = 1005;
-	tf_feed_age(&r.f);
+	ap_feed_age(&r.f);
 	late = r.a.denials;
 	fake_clock = 0;
 	done(&r);
@@ -413,7 +416,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	const char *p = (const char *)data;
-	struct tf_report_opts o = { .tables = ~0u, .top = 3 };
+	struct ap_report_opts o = { .tables = ~0u, .top = 3 };
 	struct run r0, r1, r2;
 	struct stamps st;
 	uint64_t seed = 0, rng;
@@ -444,8 +447,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	consistent(&r0, &r2);
 	done(&r2);
 
-	tf_report_text(devnull, &r0.a, &o);
-	tf_report_json(devnull, &r0.a, &o);
+	ap_report_text(devnull, &r0.a, &o);
+	ap_report_json(devnull, &r0.a, &o);
 	done(&r0);
 	return 0;
 }

@@ -46,30 +46,30 @@
 #define WEXE "/tmp/po\xe2\x81\xa7l"
 #define WEXE_HEX "2f746d702f706fe281a76c"
 
-static void fill(struct tf_agg *a)
+static void fill(struct ap_agg *a)
 {
-	struct tf_denial d = { .ms = 1000, .reason = "file_perm", .dev = "00:1a",
+	struct ap_denial d = { .ms = 1000, .reason = "file_perm", .dev = "00:1a",
 			       .uid = 0, .auid = -1, .node = NODE, .exe = EXE,
 			       .comm = COMM, .path = PATH };
-	struct tf_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
+	struct ap_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
 				      .auid = 0, .ses = 1, .res = 1, .node = CNODE,
 				      .writer = true, .pid = 4321, .uid = 0,
 				      .comm = WCOMM, .exe = WEXE };
-	struct tf_policy_change prev = { .ms = 6, .old_policy = 3, .new_policy = -1,
+	struct ap_policy_change prev = { .ms = 6, .old_policy = 3, .new_policy = -1,
 					 .auid = 1000, .ses = 2, .res = 0, .node = "",
 					 .pid = -1, .uid = -1 };
 
-	assert_int_equal(tf_agg_init(a, 16), 0);
-	tf_agg_add_denial(a, &d);
+	assert_int_equal(ap_agg_init(a, 16), 0);
+	ap_agg_add_denial(a, &d);
 	d.ms = 2000;
 	d.node = "web1";
 	d.exe = "/usr/bin/python3";
 	d.comm = "python3";
 	d.path = "/srv/ok.py";
-	tf_agg_add_denial(a, &d);
-	assert_int_equal(tf_agg_add_change(a, &c), 0);
+	ap_agg_add_denial(a, &d);
+	assert_int_equal(ap_agg_add_change(a, &c), 0);
 	/* a record of the previous kernel: the writer is unknown */
-	assert_int_equal(tf_agg_add_change(a, &prev), 0);
+	assert_int_equal(ap_agg_add_change(a, &prev), 0);
 }
 
 /*
@@ -103,18 +103,18 @@ int json_object_array_add(json_object *arr, json_object *v)
 	return add_fails() ? -1 : real(arr, v);
 }
 
-static char *capture_report(const struct tf_agg *a, bool json)
+static char *capture_report(const struct ap_agg *a, bool json)
 {
-	struct tf_report_opts o = { .tables = (1u << (TF_TABLE_POLICY + 1)) - 1 };
+	struct ap_report_opts o = { .tables = (1u << (AP_TABLE_POLICY + 1)) - 1 };
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
 	if (json)
-		assert_int_equal(tf_report_json(f, a, &o), 0);
+		assert_int_equal(ap_report_json(f, a, &o), 0);
 	else
-		tf_report_text(f, a, &o);
+		ap_report_text(f, a, &o);
 	fclose(f);
 	return text;
 }
@@ -139,7 +139,7 @@ static json_object *row_by_name(json_object *root, const char *table, const char
 
 static void test_report_json(void **state)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char *text;
 	json_object *root, *r, *ch, *prev;
 
@@ -201,12 +201,12 @@ static void test_report_json(void **state)
 
 	json_object_put(root);
 	free(text);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 static void test_report_text(void **state)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char *text;
 
 	(void)state;
@@ -222,7 +222,7 @@ static void test_report_text(void **state)
 				     "(set\\x1b]0;\\xfe)\n"));
 	assert_non_null(strstr(text, " (local) 3 -> ? no 1000 ? ? ?\n"));
 	free(text);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 static char dir[] = "/tmp/tf-json-test.XXXXXX";
@@ -260,13 +260,13 @@ static char *slurp(const char *p)
 
 static void test_state_file(void **state)
 {
-	struct tf_agg a, b;
-	const struct ss_row *r;
+	struct ap_agg a, b;
+	const struct ap_ss_row *r;
 	char why[256], *text;
 
 	(void)state;
 	fill(&a);
-	assert_int_equal(tf_state_save(&a, path), 0);
+	assert_int_equal(ap_state_save(&a, path), 0);
 	text = slurp(path);
 	assert_terminal_safe(text);
 	assert_non_null(strstr(text, "\"key\":\"\\/usr\\/bin\\/py\\u202eth\",\"key_hex\":\"" EXE_HEX
@@ -282,12 +282,12 @@ static void test_state_file(void **state)
 	free(text);
 
 	/* loaded back byte for byte */
-	assert_int_equal(tf_state_load(&b, 16, path, why, sizeof(why)), 0);
-	r = ss_find(&b.dim[TF_DIM_INTERP], EXE, strlen(EXE));
+	assert_int_equal(ap_state_load(&b, 16, path, why, sizeof(why)), 0);
+	r = ap_ss_find(&b.dim[AP_DIM_INTERP], EXE, strlen(EXE));
 	assert_non_null(r);
 	assert_string_equal(r->note, COMM);
-	assert_non_null(ss_find(&b.dim[TF_DIM_FILE], PATH, strlen(PATH)));
-	assert_non_null(ss_find(&b.dim[TF_DIM_NODE], NODE, strlen(NODE)));
+	assert_non_null(ap_ss_find(&b.dim[AP_DIM_FILE], PATH, strlen(PATH)));
+	assert_non_null(ap_ss_find(&b.dim[AP_DIM_NODE], NODE, strlen(NODE)));
 	assert_int_equal(b.nchanges, 2);
 	assert_string_equal(b.changes[0].node, CNODE);
 	assert_true(b.changes[0].c.writer);
@@ -299,15 +299,15 @@ static void test_state_file(void **state)
 	assert_null(b.changes[1].c.comm);
 	assert_null(b.changes[1].c.exe);
 	assert_int_equal(b.changes[1].c.pid, -1);
-	tf_agg_free(&b);
-	tf_agg_free(&a);
+	ap_agg_free(&b);
+	ap_agg_free(&a);
 }
 
 /* A version 1 file (key_hex alone, raw note) still loads. */
 static void test_state_v1(void **state)
 {
-	struct tf_agg b;
-	const struct ss_row *r;
+	struct ap_agg b;
+	const struct ap_ss_row *r;
 	char why[256], text[4096];
 	size_t w;
 	FILE *f;
@@ -316,33 +316,33 @@ static void test_state_v1(void **state)
 	w = (size_t)snprintf(text, sizeof(text),
 			     "{\"version\":1,\"denials\":1,\"first\":5,\"last\":5,\"bad_lines\":0,"
 			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
-	for (int d = 0; d < TF_DIM_COUNT; d++)
+	for (int d = 0; d < AP_DIM_COUNT; d++)
 		w += (size_t)snprintf(text + w, sizeof(text) - w,
 				      "%s\"%s\":{\"total\":1,\"evicted\":0,\"unstored\":0,\"rows\":"
 				      "[{%s,\"count\":1,\"err\":0,\"first\":5,\"last\":5}]}",
-				      d ? "," : "", tf_dim_name(d),
-				      d == TF_DIM_INTERP ? "\"key_hex\":\"" EXE_HEX "\",\"note\":\"py\"" :
-				      d == TF_DIM_FILE ? "\"key_hex\":\"" PATH_HEX "\"" :
+				      d ? "," : "", ap_dim_name(d),
+				      d == AP_DIM_INTERP ? "\"key_hex\":\"" EXE_HEX "\",\"note\":\"py\"" :
+				      d == AP_DIM_FILE ? "\"key_hex\":\"" PATH_HEX "\"" :
 				      "\"key\":\"k\"");
 	snprintf(text + w, sizeof(text) - w, "},\"policy_changes\":[]}");
 	f = fopen(path, "w");
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
-	if (tf_state_load(&b, 16, path, why, sizeof(why)))
+	if (ap_state_load(&b, 16, path, why, sizeof(why)))
 		fail_msg("version 1 file refused: %s", why);
-	r = ss_find(&b.dim[TF_DIM_INTERP], EXE, strlen(EXE));
+	r = ap_ss_find(&b.dim[AP_DIM_INTERP], EXE, strlen(EXE));
 	assert_non_null(r);
 	assert_string_equal(r->note, "py");
-	assert_non_null(ss_find(&b.dim[TF_DIM_FILE], PATH, strlen(PATH)));
-	tf_agg_free(&b);
+	assert_non_null(ap_ss_find(&b.dim[AP_DIM_FILE], PATH, strlen(PATH)));
+	ap_agg_free(&b);
 }
 
 /* Every failing add in the JSON report: -1, nothing written, nothing leaked. */
 static void test_report_json_oom(void **state)
 {
-	struct tf_report_opts o = { .tables = (1u << (TF_TABLE_POLICY + 1)) - 1 };
-	struct tf_agg a;
+	struct ap_report_opts o = { .tables = (1u << (AP_TABLE_POLICY + 1)) - 1 };
+	struct ap_agg a;
 	int n;
 
 	(void)state;
@@ -356,7 +356,7 @@ static void test_report_json_oom(void **state)
 		assert_non_null(f);
 		fail_at = n;
 		add_calls = 0;
-		rc = tf_report_json(f, &a, &o);
+		rc = ap_report_json(f, &a, &o);
 		fail_at = 0;
 		fclose(f);
 		if (add_calls < n) { /* no add left to fail */
@@ -365,38 +365,38 @@ static void test_report_json_oom(void **state)
 			break;
 		}
 		if (rc != -1)
-			fail_msg("add %d failed, tf_report_json() returned %d", n, rc);
+			fail_msg("add %d failed, ap_report_json() returned %d", n, rc);
 		assert_int_equal(len, 0);
 		free(text);
 	}
 	assert_true(n > 50); /* the report made that many adds */
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 /* The same for the state file: -1 with ENOMEM, nothing leaked, the file kept. */
 static void test_state_save_oom(void **state)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char *before;
 	int n;
 
 	(void)state;
 	fill(&a);
-	assert_int_equal(tf_state_save(&a, path), 0);
+	assert_int_equal(ap_state_save(&a, path), 0);
 	before = slurp(path);
 	for (n = 1; n < 10000; n++) {
 		int rc;
 
 		fail_at = n;
 		add_calls = 0;
-		rc = tf_state_save(&a, path);
+		rc = ap_state_save(&a, path);
 		fail_at = 0;
 		if (add_calls < n) {
 			assert_int_equal(rc, 0);
 			break;
 		}
 		if (rc != -1 || errno != ENOMEM)
-			fail_msg("add %d failed, tf_state_save() returned %d (%s)", n, rc,
+			fail_msg("add %d failed, ap_state_save() returned %d (%s)", n, rc,
 				 strerror(errno));
 	}
 	assert_true(n > 50);
@@ -407,7 +407,7 @@ static void test_state_save_oom(void **state)
 		free(after);
 	}
 	free(before);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 int main(void)

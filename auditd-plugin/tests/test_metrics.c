@@ -21,23 +21,23 @@
 #include "metrics.h"
 #include "state.h"
 
-static void denial(struct tf_agg *a, const char *exe, const char *reason, const char *node)
+static void denial(struct ap_agg *a, const char *exe, const char *reason, const char *node)
 {
-	struct tf_denial d = { .ms = 1000, .node = node, .uid = 1000, .auid = 1000 };
+	struct ap_denial d = { .ms = 1000, .node = node, .uid = 1000, .auid = 1000 };
 
 	snprintf(d.reason, sizeof(d.reason), "%s", reason);
 	snprintf(d.dev, sizeof(d.dev), "00:1a");
 	d.path = (char *)"/tmp/x.py";
 	d.comm = (char *)"x";
 	d.exe = (char *)exe;
-	tf_agg_add_denial(a, &d);
+	ap_agg_add_denial(a, &d);
 }
 
 /* An execve_check refusal, enforced or observed (policy=?, secbits=). */
-static void ec_denial(struct tf_agg *a, const char *exe, const char *reason, bool enforced)
+static void ec_denial(struct ap_agg *a, const char *exe, const char *reason, bool enforced)
 {
-	struct tf_denial d = { .ms = 2000, .node = "", .uid = 1000, .auid = 1000, .policy = -1,
-			       .api = enforced ? API_CLASS_EC_ENFORCED : API_CLASS_EC_OBSERVED,
+	struct ap_denial d = { .ms = 2000, .node = "", .uid = 1000, .auid = 1000, .policy = -1,
+			       .api = enforced ? AP_API_EC_ENFORCED : AP_API_EC_OBSERVED,
 			       .secbits = enforced ? 0x100 : 0 };
 
 	snprintf(d.reason, sizeof(d.reason), "%s", reason);
@@ -45,39 +45,39 @@ static void ec_denial(struct tf_agg *a, const char *exe, const char *reason, boo
 	d.path = (char *)"/tmp/y.py";
 	d.comm = (char *)"y";
 	d.exe = (char *)exe;
-	tf_agg_add_denial(a, &d);
+	ap_agg_add_denial(a, &d);
 }
 
-static void change(struct tf_agg *a, const char *node, int res, int new_policy, int64_t ms)
+static void change(struct ap_agg *a, const char *node, int res, int new_policy, int64_t ms)
 {
-	struct tf_policy_change c = { .ms = ms, .node = node, .old_policy = 0,
+	struct ap_policy_change c = { .ms = ms, .node = node, .old_policy = 0,
 				      .new_policy = new_policy, .res = res, .auid = -1,
 				      .ses = -1, .pid = -1, .uid = -1 };
 
-	assert_int_equal(tf_agg_add_change(a, &c), 0);
+	assert_int_equal(ap_agg_add_change(a, &c), 0);
 }
 
-static uint64_t series(const struct tf_metrics *m, const char *exe, const char *reason,
+static uint64_t series(const struct ap_metrics *m, const char *exe, const char *reason,
 		       const char *node)
 {
 	for (uint32_t i = 0; i < m->denials.n; i++) {
 		const char *v[3];
 
-		assert_int_equal(tf_metrics_labels(&m->denials.rows[i], v, 3), 3);
+		assert_int_equal(ap_metrics_labels(&m->denials.rows[i], v, 3), 3);
 		if (!strcmp(v[0], exe) && !strcmp(v[1], reason) && !strcmp(v[2], node))
 			return m->denials.rows[i].count;
 	}
 	return 0;
 }
 
-static char *render(const struct tf_agg *a)
+static char *render(const struct ap_agg *a)
 {
 	char *text = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&text, &len);
 
 	assert_non_null(f);
-	assert_int_equal(tf_metrics_write(f, a, NULL), 0);
+	assert_int_equal(ap_metrics_write(f, a, NULL), 0);
 	fclose(f);
 	return text;
 }
@@ -85,30 +85,30 @@ static char *render(const struct tf_agg *a)
 /* A long name of 2-byte characters is cut before a split character. */
 static void test_label_cut(void **s)
 {
-	char raw[3001], out[TF_METRICS_LABEL_MAX];
+	char raw[3001], out[AP_METRICS_LABEL_MAX];
 
 	(void)s;
 	for (int i = 0; i < 3000; i += 2)
 		memcpy(raw + i, "\xc3\xa9", 2);
 	raw[3000] = '\0';
-	tf_metrics_label(raw, out, sizeof(out));
-	assert_true(strlen(out) <= TF_METRICS_LABEL_MAX - 1);
-	assert_true(strlen(out) >= TF_METRICS_LABEL_MAX - 3);
+	ap_metrics_label(raw, out, sizeof(out));
+	assert_true(strlen(out) <= AP_METRICS_LABEL_MAX - 1);
+	assert_true(strlen(out) >= AP_METRICS_LABEL_MAX - 3);
 	assert_true(tf_utf8_valid(out, strlen(out)));
 	/* and an escape sequence never splits into invalid UTF-8 either */
 	memset(raw, '\x01', 3000);
-	tf_metrics_label(raw, out, sizeof(out));
+	ap_metrics_label(raw, out, sizeof(out));
 	assert_true(tf_utf8_valid(out, strlen(out)));
 	assert_int_equal(strspn(out, "\\x01"), strlen(out));
 }
 
 static void test_caps(void **s)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char *text;
 
 	(void)s;
-	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(ap_agg_init(&a, 64), 0);
 	a.metrics.lim.exe = 2;
 	a.metrics.lim.node = 1;
 	denial(&a, "/usr/bin/a", "file_perm", "n1");
@@ -128,17 +128,17 @@ static void test_caps(void **s)
 	assert_non_null(strstr(text, "trustfor_policy_changes_total{node=\"other\",result=\"applied\"} 1\n"));
 	assert_null(strstr(text, "trustfor_policy{"));
 	free(text);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 /* Hostile bytes cannot break a line or a quoted value. */
 static void test_hostile(void **s)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char *text;
 
 	(void)s;
-	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(ap_agg_init(&a, 64), 0);
 	denial(&a, "/x\"}\n y 1\n\\\xff\xe2\x80\xae", "file_perm", "n\r\x7f");
 	text = render(&a);
 	assert_non_null(strstr(text,
@@ -147,7 +147,7 @@ static void test_hostile(void **s)
 	for (const char *p = text; *p; p++)
 		assert_true(*p == '\n' || (*p >= 0x20 && *p < 0x7f));
 	free(text);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 /*
@@ -156,11 +156,11 @@ static void test_hostile(void **s)
  */
 static void test_api_labels(void **s)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char *text;
 
 	(void)s;
-	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(ap_agg_init(&a, 64), 0);
 	denial(&a, "/usr/bin/perl", "file_perm", "");
 	ec_denial(&a, "/usr/bin/perl", "file_perm", true);
 	ec_denial(&a, "/usr/bin/perl", "file_perm", false);
@@ -178,20 +178,20 @@ static void test_api_labels(void **s)
 	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",api=\"execve_check\",enforced=\"false\"} 1\n"));
 	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",api=\"trusted_for\"} 1\n"));
 	free(text);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 /* Saved and loaded: the same counters, the timeline not counted twice. */
 static void test_state_round_trip(void **s)
 {
 	char dir[] = "/tmp/tf-metrics-test.XXXXXX", path[128];
-	struct tf_agg a, b;
+	struct ap_agg a, b;
 	char *t1, *t2, why[256];
 
 	(void)s;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/state.json", dir);
-	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(ap_agg_init(&a, 64), 0);
 	denial(&a, "/usr/bin/python3.11", "noexec_mount", "");
 	denial(&a, "/usr/bin/python3.11", "noexec_mount", "");
 	denial(&a, "/usr/bin/dash", "file_perm", "web1");
@@ -201,8 +201,8 @@ static void test_state_round_trip(void **s)
 	change(&a, "web1", 1, 1, 8000);
 	change(&a, "web1", 1, 2, 9500);
 	change(&a, "web1", 0, 9, 9900);
-	assert_int_equal(tf_state_save(&a, path), 0);
-	assert_int_equal(tf_state_load(&b, 64, path, why, sizeof(why)), 0);
+	assert_int_equal(ap_state_save(&a, path), 0);
+	assert_int_equal(ap_state_load(&b, 64, path, why, sizeof(why)), 0);
 	t1 = render(&a);
 	t2 = render(&b);
 	assert_string_equal(t1, t2);
@@ -215,8 +215,8 @@ static void test_state_round_trip(void **s)
 	assert_non_null(strstr(t2, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"write_busy\",node=\"\",api=\"execve_check\",enforced=\"false\"} 1\n"));
 	free(t1);
 	free(t2);
-	tf_agg_free(&a);
-	tf_agg_free(&b);
+	ap_agg_free(&a);
+	ap_agg_free(&b);
 	unlink(path);
 	rmdir(dir);
 }
@@ -225,7 +225,7 @@ static void test_state_round_trip(void **s)
 static void test_state_bad_label(void **s)
 {
 	char dir[] = "/tmp/tf-metrics-test.XXXXXX", path[128], why[256];
-	struct tf_agg a, b;
+	struct ap_agg a, b;
 	FILE *f;
 	char *text = NULL, *p;
 	size_t len;
@@ -233,10 +233,10 @@ static void test_state_bad_label(void **s)
 	(void)s;
 	assert_non_null(mkdtemp(dir));
 	snprintf(path, sizeof(path), "%s/state.json", dir);
-	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(ap_agg_init(&a, 64), 0);
 	denial(&a, "/usr/bin/AAAAAA", "file_perm", "");
-	assert_int_equal(tf_state_save(&a, path), 0);
-	tf_agg_free(&a);
+	assert_int_equal(ap_state_save(&a, path), 0);
+	ap_agg_free(&a);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_true(getdelim(&text, &len, '\0', f) > 0);
@@ -249,7 +249,7 @@ static void test_state_bad_label(void **s)
 	fputs(text, f);
 	fclose(f);
 	free(text);
-	assert_int_equal(tf_state_load(&b, 64, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&b, 64, path, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "metrics: denial series 0"));
 	unlink(path);
 	rmdir(dir);
@@ -259,27 +259,27 @@ static void test_state_bad_label(void **s)
 static void test_save_dir(void **s)
 {
 	char dir[] = "/tmp/tf-metrics-test.XXXXXX", path[128];
-	struct tf_agg a;
+	struct ap_agg a;
 	FILE *f;
 	char buf[64];
 
 	(void)s;
 	assert_non_null(mkdtemp(dir));
-	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(ap_agg_init(&a, 64), 0);
 	denial(&a, "/usr/bin/perl", "file_perm", "");
-	assert_int_equal(tf_metrics_save(dir, &a, NULL), 0);
-	snprintf(path, sizeof(path), "%s/" TF_METRICS_FILE, dir);
+	assert_int_equal(ap_metrics_save(dir, &a, NULL), 0);
+	snprintf(path, sizeof(path), "%s/" AP_METRICS_FILE, dir);
 	f = fopen(path, "r");
 	assert_non_null(f);
 	assert_non_null(fgets(buf, sizeof(buf), f));
 	assert_int_equal(strncmp(buf, "# HELP trustfor_denials_total ", 30), 0);
 	fclose(f);
 	snprintf(path, sizeof(path), "%s/none", dir);
-	assert_int_equal(tf_metrics_save(path, &a, NULL), -1);
-	snprintf(path, sizeof(path), "%s/" TF_METRICS_FILE, dir);
+	assert_int_equal(ap_metrics_save(path, &a, NULL), -1);
+	snprintf(path, sizeof(path), "%s/" AP_METRICS_FILE, dir);
 	unlink(path);
 	assert_int_equal(rmdir(dir), 0); /* nothing else was left */
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 int main(void)

@@ -68,11 +68,11 @@ static int count_files(void)
 	return n;
 }
 
-static void fill(struct tf_agg *a)
+static void fill(struct ap_agg *a)
 {
-	struct tf_denial d = { .reason = "noexec_mount", .dev = "00:1a", .uid = 1000,
+	struct ap_denial d = { .reason = "noexec_mount", .dev = "00:1a", .uid = 1000,
 			       .auid = -1 };
-	struct tf_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
+	struct ap_policy_change c = { .ms = 5, .old_policy = 0, .new_policy = 3,
 				      .auid = 1000, .ses = 2, .res = 1, .node = "web\x1b",
 				      .writer = true, .pid = 77, .uid = -1, .comm = "sys\nctl",
 				      .exe = "/sbin/\xffsysctl" };
@@ -85,30 +85,30 @@ static void fill(struct tf_agg *a)
 		d.comm = "py\nthon";
 		snprintf(name, sizeof(name), "/tmp/n\xff\x01%d", i % 20); /* not UTF-8 */
 		d.path = name;
-		tf_agg_add_denial(a, &d);
+		ap_agg_add_denial(a, &d);
 	}
-	tf_agg_add_change(a, &c);
+	ap_agg_add_change(a, &c);
 	c.new_policy = -1;
 	c.res = 0;
 	c.node = "";
 	c.writer = false; /* a record of the previous kernel */
 	c.pid = c.uid = -1;
 	c.comm = c.exe = NULL;
-	tf_agg_add_change(a, &c);
+	ap_agg_add_change(a, &c);
 	a->bad_lines = 3;
 	a->malformed = 2;
 	a->not_denial = 1;
 }
 
-static void assert_same_table(const struct ss_table *x, const struct ss_table *y)
+static void assert_same_table(const struct ap_ss_table *x, const struct ap_ss_table *y)
 {
 	assert_int_equal(x->n, y->n);
 	assert_int_equal(x->total, y->total);
 	assert_int_equal(x->evicted, y->evicted);
 	assert_int_equal(x->unstored, y->unstored);
 	for (uint32_t i = 0; i < x->n; i++) {
-		const struct ss_row *a = &x->rows[i];
-		const struct ss_row *b = ss_find(y, a->key, a->klen);
+		const struct ap_ss_row *a = &x->rows[i];
+		const struct ap_ss_row *b = ap_ss_find(y, a->key, a->klen);
 
 		assert_non_null(b);
 		assert_int_equal(a->count, b->count);
@@ -124,26 +124,26 @@ static void assert_same_table(const struct ss_table *x, const struct ss_table *y
 
 static void test_round_trip(void **s)
 {
-	struct tf_agg a, b;
+	struct ap_agg a, b;
 	char why[256];
 	struct stat st;
 
 	(void)s;
-	assert_int_equal(tf_agg_init(&a, 16), 0); /* 20 paths: evictions happen */
+	assert_int_equal(ap_agg_init(&a, 16), 0); /* 20 paths: evictions happen */
 	fill(&a);
-	assert_true(a.dim[TF_DIM_FILE].evicted > 0);
-	assert_int_equal(tf_state_save(&a, path), 0);
+	assert_true(a.dim[AP_DIM_FILE].evicted > 0);
+	assert_int_equal(ap_state_save(&a, path), 0);
 	assert_int_equal(stat(path, &st), 0);
 	assert_int_equal(st.st_mode & 0777, 0600);
 	assert_int_equal(count_files(), 1); /* no temporary file left */
-	assert_int_equal(tf_state_load(&b, 16, path, why, sizeof(why)), 0);
+	assert_int_equal(ap_state_load(&b, 16, path, why, sizeof(why)), 0);
 	assert_int_equal(b.denials, a.denials);
 	assert_int_equal(b.first, a.first);
 	assert_int_equal(b.last, a.last);
 	assert_int_equal(b.bad_lines, 3);
 	assert_int_equal(b.malformed, 2);
 	assert_int_equal(b.not_denial, 1);
-	for (int d = 0; d < TF_DIM_COUNT; d++)
+	for (int d = 0; d < AP_DIM_COUNT; d++)
 		assert_same_table(&a.dim[d], &b.dim[d]);
 	assert_int_equal(b.nchanges, 2);
 	assert_string_equal(b.changes[0].node, "web\x1b");
@@ -160,32 +160,32 @@ static void test_round_trip(void **s)
 	assert_null(b.changes[1].c.comm);
 	assert_null(b.changes[1].c.exe);
 	/* Counting goes on from the loaded state. */
-	tf_agg_free(&a);
-	assert_int_equal(tf_agg_init(&a, 16), 0);
+	ap_agg_free(&a);
+	assert_int_equal(ap_agg_init(&a, 16), 0);
 	fill(&a);
 	fill(&b);
 	assert_int_equal(b.denials, 2 * a.denials);
-	tf_agg_free(&a);
-	tf_agg_free(&b);
+	ap_agg_free(&a);
+	ap_agg_free(&b);
 }
 
 static void test_missing_and_corrupt(void **s)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char why[256];
 
 	(void)s;
 	unlink(path);
-	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
 	assert_int_equal(errno, ENOENT);
 
 	write_file("{\"version\":1,\"denials\":");
-	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
 	assert_int_equal(errno, EPROTO);
 	assert_non_null(strstr(why, "not JSON"));
 
 	write_file("{\"version\":7}");
-	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
 	assert_int_equal(errno, EPROTO);
 	assert_non_null(strstr(why, "version 7"));
 }
@@ -193,17 +193,17 @@ static void test_missing_and_corrupt(void **s)
 /* A state whose rows do not add up to its totals is refused, not trusted. */
 static void test_inconsistent_totals(void **s)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char why[256];
 	FILE *f;
 	char *text, *p;
 	long n;
 
 	(void)s;
-	assert_int_equal(tf_agg_init(&a, 64), 0);
+	assert_int_equal(ap_agg_init(&a, 64), 0);
 	fill(&a);
-	assert_int_equal(tf_state_save(&a, path), 0);
-	tf_agg_free(&a);
+	assert_int_equal(ap_state_save(&a, path), 0);
+	ap_agg_free(&a);
 	f = fopen(path, "r");
 	fseek(f, 0, SEEK_END);
 	n = ftell(f);
@@ -216,7 +216,7 @@ static void test_inconsistent_totals(void **s)
 	memcpy(p, "\"denials\":41", 12);
 	write_file(text);
 	free(text);
-	assert_int_equal(tf_state_load(&a, 64, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&a, 64, path, why, sizeof(why)), -1);
 	assert_int_equal(errno, EPROTO);
 	assert_non_null(strstr(why, "total differs"));
 }
@@ -230,10 +230,10 @@ static void write_change(const char *change)
 	w = (size_t)snprintf(text, sizeof(text),
 			     "{\"version\":2,\"denials\":0,\"first\":0,\"last\":0,\"bad_lines\":0,"
 			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
-	for (int d = 0; d < TF_DIM_COUNT; d++)
+	for (int d = 0; d < AP_DIM_COUNT; d++)
 		w += (size_t)snprintf(text + w, sizeof(text) - w,
 				      "%s\"%s\":{\"total\":0,\"evicted\":0,\"unstored\":0,"
-				      "\"rows\":[]}", d ? "," : "", tf_dim_name(d));
+				      "\"rows\":[]}", d ? "," : "", ap_dim_name(d));
 	snprintf(text + w, sizeof(text) - w, "},\"policy_changes\":[%s]}", change);
 	write_file(text);
 }
@@ -241,40 +241,40 @@ static void write_change(const char *change)
 /* Issue 11: each class's tables and time range survive a save and a load. */
 static void test_api_classes_round_trip(void **s)
 {
-	struct tf_agg a, b;
+	struct ap_agg a, b;
 	char why[256];
 
 	(void)s;
-	assert_int_equal(tf_agg_init(&a, 16), 0);
+	assert_int_equal(ap_agg_init(&a, 16), 0);
 	fill(&a); /* trusted_for */
 	for (int i = 0; i < 7; i++) {
-		struct tf_denial d = { .ms = 5000 + i, .node = "", .uid = 1, .auid = -1,
-				       .policy = -1, .api = i % 3 ? API_CLASS_EC_OBSERVED :
-								    API_CLASS_EC_ENFORCED };
+		struct ap_denial d = { .ms = 5000 + i, .node = "", .uid = 1, .auid = -1,
+				       .policy = -1, .api = i % 3 ? AP_API_EC_OBSERVED :
+								    AP_API_EC_ENFORCED };
 
 		snprintf(d.reason, sizeof(d.reason), "%s", i % 2 ? "write_busy" : "lsm");
 		snprintf(d.dev, sizeof(d.dev), "00:2%d", i);
 		d.path = (char *)"/tmp/ec.py";
 		d.comm = (char *)"dash";
 		d.exe = (char *)"/usr/bin/dash";
-		tf_agg_add_denial(&a, &d);
+		ap_agg_add_denial(&a, &d);
 	}
-	assert_int_equal(tf_state_save(&a, path), 0);
-	assert_int_equal(tf_state_load(&b, 16, path, why, sizeof(why)), 0);
+	assert_int_equal(ap_state_save(&a, path), 0);
+	assert_int_equal(ap_state_load(&b, 16, path, why, sizeof(why)), 0);
 	assert_int_equal(b.denials, a.denials);
-	for (int c = 0; c < API_CLASSES; c++) {
-		for (int d = 0; d < TF_DIM_COUNT; d++)
-			assert_same_table(tf_agg_ctable(&a, c, d), tf_agg_ctable(&b, c, d));
+	for (int c = 0; c < AP_API_CLASSES; c++) {
+		for (int d = 0; d < AP_DIM_COUNT; d++)
+			assert_same_table(ap_agg_ctable(&a, c, d), ap_agg_ctable(&b, c, d));
 		assert_int_equal(a.api_first[c], b.api_first[c]);
 		assert_int_equal(a.api_last[c], b.api_last[c]);
 	}
 	/* i = 0, 3, 6 enforced; 1, 2, 4, 5 observed */
-	assert_int_equal(tf_agg_ctable(&b, API_CLASS_EC_ENFORCED, TF_DIM_MOUNT)->total, 3);
-	assert_int_equal(tf_agg_ctable(&b, API_CLASS_EC_OBSERVED, TF_DIM_MOUNT)->total, 4);
-	assert_int_equal(b.api_first[API_CLASS_EC_OBSERVED], 5001);
-	assert_int_equal(b.api_last[API_CLASS_EC_ENFORCED], 5006);
-	tf_agg_free(&a);
-	tf_agg_free(&b);
+	assert_int_equal(ap_agg_ctable(&b, AP_API_EC_ENFORCED, AP_DIM_MOUNT)->total, 3);
+	assert_int_equal(ap_agg_ctable(&b, AP_API_EC_OBSERVED, AP_DIM_MOUNT)->total, 4);
+	assert_int_equal(b.api_first[AP_API_EC_OBSERVED], 5001);
+	assert_int_equal(b.api_last[AP_API_EC_ENFORCED], 5006);
+	ap_agg_free(&a);
+	ap_agg_free(&b);
 }
 
 /* A version 2 state (before issue 11): every denial is trusted_for. */
@@ -282,38 +282,39 @@ static void test_version2_is_trusted_for(void **s)
 {
 	char text[4096], why[256];
 	size_t w;
-	struct tf_agg a;
+	struct ap_agg a;
 
 	(void)s;
 	w = (size_t)snprintf(text, sizeof(text),
 			     "{\"version\":2,\"denials\":2,\"first\":10,\"last\":20,\"bad_lines\":0,"
 			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
-	for (int d = 0; d < TF_DIM_COUNT; d++)
+	for (int d = 0; d < AP_DIM_COUNT; d++)
 		w += (size_t)snprintf(text + w, sizeof(text) - w,
 				      "%s\"%s\":{\"total\":2,\"evicted\":0,\"unstored\":0,"
 				      "\"rows\":[{\"key\":\"k\",\"count\":2,\"err\":0,"
-				      "\"first\":10,\"last\":20}]}", d ? "," : "", tf_dim_name(d));
+				      "\"first\":10,\"last\":20}]}", d ? "," : "", ap_dim_name(d));
 	snprintf(text + w, sizeof(text) - w,
 		 "},\"policy_changes\":[],\"metrics\":{\"folded\":0,\"denials\":[{\"exe\":"
 		 "\"/x\",\"reason\":\"file_perm\",\"node\":\"\",\"count\":2}],"
 		 "\"changes\":[],\"policy\":[]}}");
 	write_file(text);
-	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), 0);
-	assert_int_equal(tf_agg_ctable(&a, API_CLASS_TRUSTED_FOR, TF_DIM_INTERP)->total, 2);
-	assert_int_equal(tf_agg_ctable(&a, API_CLASS_EC_ENFORCED, TF_DIM_INTERP)->total, 0);
-	assert_int_equal(tf_agg_ctable(&a, API_CLASS_EC_OBSERVED, TF_DIM_INTERP)->total, 0);
-	assert_int_equal(a.api_first[API_CLASS_TRUSTED_FOR], 10);
-	assert_int_equal(a.api_last[API_CLASS_TRUSTED_FOR], 20);
+	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), 0);
+	assert_int_equal(ap_agg_ctable(&a, AP_API_TRUSTED_FOR, AP_DIM_INTERP)->total, 2);
+	assert_int_equal(ap_agg_ctable(&a, AP_API_EC_ENFORCED, AP_DIM_INTERP)->total, 0);
+	assert_int_equal(ap_agg_ctable(&a, AP_API_EC_OBSERVED, AP_DIM_INTERP)->total, 0);
+	assert_int_equal(a.api_first[AP_API_TRUSTED_FOR], 10);
+	assert_int_equal(a.api_last[AP_API_TRUSTED_FOR], 20);
 	/* the saved series is trusted_for's: the next trusted_for hit joins it */
 	assert_int_equal(a.metrics.denials.n, 1);
-	assert_int_equal(tf_metrics_denial(&a.metrics, "/x", "file_perm", "", API_CLASS_TRUSTED_FOR), 0);
+	assert_int_equal(ap_metrics_denial(&a.metrics, "/x", "file_perm", "", AP_API_TRUSTED_FOR),
+			 0);
 	assert_int_equal(a.metrics.denials.n, 1);
 	assert_int_equal(a.metrics.denials.rows[0].count, 3);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 	/* a version 3 state without "classes" is refused */
 	memcpy(strstr(text, "\"version\":2"), "\"version\":3", 11);
 	write_file(text);
-	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "classes"));
 }
 
@@ -323,45 +324,45 @@ static void test_version2_is_trusted_for(void **s)
  */
 static void test_change_writer_keys(void **s)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char why[256];
 
 	(void)s;
 	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
 		     "\"ses\":2,\"res\":1}");
-	if (tf_state_load(&a, 16, path, why, sizeof(why)))
+	if (ap_state_load(&a, 16, path, why, sizeof(why)))
 		fail_msg("change without writer refused: %s", why);
 	assert_int_equal(a.nchanges, 1);
 	assert_false(a.changes[0].c.writer);
 	assert_int_equal(a.changes[0].c.pid, -1);
 	assert_null(a.changes[0].c.exe);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 
 	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
 		     "\"ses\":2,\"res\":1,\"pid\":9,\"uid\":0,\"exe\":\"/bin/sh\"}");
-	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
 	assert_int_equal(errno, EPROTO);
 	assert_non_null(strstr(why, "no \"comm\" or \"exe\""));
 
 	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
 		     "\"ses\":2,\"res\":1,\"pid\":9,\"uid\":0,\"comm\":\"sh\","
 		     "\"exe_hex\":\"2f62696e2f7\"}");
-	assert_int_equal(tf_state_load(&a, 16, path, why, sizeof(why)), -1);
+	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
 	assert_int_equal(errno, EPROTO);
 	assert_non_null(strstr(why, "exe_hex"));
 }
 
 static void test_save_into_missing_dir(void **s)
 {
-	struct tf_agg a;
+	struct ap_agg a;
 	char bad[300];
 
 	(void)s;
 	snprintf(bad, sizeof(bad), "%s/no/such/dir/state.json", dir);
-	assert_int_equal(tf_agg_init(&a, 16), 0);
-	assert_int_equal(tf_state_save(&a, bad), -1);
+	assert_int_equal(ap_agg_init(&a, 16), 0);
+	assert_int_equal(ap_state_save(&a, bad), -1);
 	assert_int_equal(errno, ENOENT);
-	tf_agg_free(&a);
+	ap_agg_free(&a);
 }
 
 static void write_conf(const char *text)
@@ -371,34 +372,34 @@ static void write_conf(const char *text)
 
 static void test_config(void **s)
 {
-	struct tf_config c;
+	struct ap_config c;
 	char err[512];
 
 	(void)s;
-	tf_config_defaults(&c);
+	ap_config_defaults(&c);
 	assert_int_equal(c.save_interval, 60);
-	assert_string_equal(c.state_file, TF_STATE_PATH);
+	assert_string_equal(c.state_file, AP_STATE_PATH);
 	write_conf("# comment\n\nstate_file = /var/tmp/s.json\nsave_interval=5\n capacity = 128 \n");
-	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), 0);
+	assert_int_equal(ap_config_load(&c, path, 1, err, sizeof(err)), 0);
 	assert_string_equal(c.state_file, "/var/tmp/s.json");
 	assert_int_equal(c.save_interval, 5);
 	assert_int_equal(c.capacity, 128);
 
 	/* A bad file names the line and changes nothing. */
 	write_conf("save_interval = 7\nsave_interval = 0\n");
-	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	assert_int_equal(ap_config_load(&c, path, 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, ":2: save_interval must be"));
 	assert_int_equal(c.save_interval, 5);
 	write_conf("colour = blue\n");
-	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	assert_int_equal(ap_config_load(&c, path, 1, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "unknown key \"colour\""));
 	write_conf("state_file = relative.json\n");
-	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	assert_int_equal(ap_config_load(&c, path, 1, err, sizeof(err)), -1);
 	write_conf("capacity = 12abc\n");
-	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	assert_int_equal(ap_config_load(&c, path, 1, err, sizeof(err)), -1);
 	unlink(path);
-	assert_int_equal(tf_config_load(&c, path, 0, err, sizeof(err)), 0);
-	assert_int_equal(tf_config_load(&c, path, 1, err, sizeof(err)), -1);
+	assert_int_equal(ap_config_load(&c, path, 0, err, sizeof(err)), 0);
+	assert_int_equal(ap_config_load(&c, path, 1, err, sizeof(err)), -1);
 }
 
 int main(void)
