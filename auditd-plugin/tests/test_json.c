@@ -23,6 +23,7 @@
 #include "report.h"
 #include "state.h"
 #include "../../tests/lib/json_checks.h"
+#include "scratch.h"
 
 /* U+202E in the exe, an invalid byte in comm and path, U+2066 in the path,
  * U+200B in the node, ESC in the policy change's node. */
@@ -223,39 +224,6 @@ static void test_report_text(void **state)
 	assert_non_null(strstr(text, " (local) 3 -> ? no 1000 ? ? ?\n"));
 	free(text);
 	ap_agg_free(&a);
-}
-
-static char dir[] = "/tmp/tf-json-test.XXXXXX";
-static char path[256];
-
-static int setup(void **s)
-{
-	(void)s;
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/state.json", dir);
-	return 0;
-}
-
-static int teardown(void **s)
-{
-	(void)s;
-	unlink(path);
-	return rmdir(dir);
-}
-
-static char *slurp(const char *p)
-{
-	FILE *f = fopen(p, "r");
-	char *text = malloc(1 << 16);
-	size_t n;
-
-	assert_non_null(f);
-	assert_non_null(text);
-	n = fread(text, 1, (1 << 16) - 1, f);
-	text[n] = '\0';
-	fclose(f);
-	return text;
 }
 
 static void test_state_file(void **state)

@@ -382,6 +382,81 @@ static void test_overlong_line(void **s)
  * for the batch under a syscall rule CWD and PATH). Expected values counted
  * in the file with grep (tests/data/audit-README.md).
  */
+/* A row expected in a table: a comm, or the end of a path, and its hits. */
+struct want_row {
+	const char *key;
+	uint64_t count;
+};
+
+#define WANT(w) (w), sizeof(w) / sizeof((w)[0])
+
+/* A captured log fed whole into a fresh @a: @denials, no malformed or stray line. */
+static void feed_captured(struct ap_agg *a, const char *name, uint64_t denials)
+{
+	size_t len;
+	char *d = slurp(name, &len);
+
+	assert_int_equal(ap_agg_init(a, 64), 0);
+	feed_all(a, d, len, 0, NULL);
+	free(d);
+	assert_int_equal(a->denials, denials);
+	assert_int_equal(a->malformed, 0);
+	assert_int_equal(a->bad_lines, 0);
+	assert_int_equal(a->not_denial, 0);
+}
+
+/* The trusted_for interpreter rows are exactly @w, by comm. */
+static void want_comms(const struct ap_agg *a, const struct want_row *w, size_t n)
+{
+	const struct ap_ss_table *t = &a->dim[AP_DIM_INTERP];
+
+	assert_int_equal(t->n, n);
+	for (uint32_t i = 0; i < t->n; i++) {
+		size_t k = 0;
+
+		while (k < n && strcmp(t->rows[i].note, w[k].key))
+			k++;
+		if (k == n)
+			fail_msg("unexpected comm %s", t->rows[i].note);
+		assert_int_equal(t->rows[i].count, w[k].count);
+	}
+}
+
+/* Each of @w ends the path of one trusted_for file row, with its count. */
+static void want_file_ends(const struct ap_agg *a, const struct want_row *w, size_t n)
+{
+	const struct ap_ss_table *t = &a->dim[AP_DIM_FILE];
+	size_t found = 0;
+
+	for (uint32_t i = 0; i < t->n; i++) {
+		const struct ap_ss_row *r = &t->rows[i];
+
+		for (size_t k = 0; k < n; k++) {
+			size_t sl = strlen(w[k].key);
+
+			if (r->klen >= sl && !memcmp(r->key + r->klen - sl, w[k].key, sl)) {
+				assert_int_equal(r->count, w[k].count);
+				found++;
+				break;
+			}
+		}
+	}
+	assert_int_equal(found, n);
+}
+
+/* The hostile file names of the captured logs (tests/data/audit-README.md). */
+static const struct want_row captured_files[] = {
+	{ "/noexec/evil\n\x1b[31mred.py", 12 },
+	{ "/noexec/bad\xff\xfe.pl", 15 },
+	{ "/noexec/has space \xc3\xbc.lua", 13 },
+	{ "/secret.py", 3 },
+};
+
+/* Their interpreters, comm "lua\tx" hex-encoded in the log. */
+static const struct want_row captured_comms[] = {
+	{ "python3", 12 }, { "perl", 15 }, { "lua\tx", 13 }, { "ruby", 3 },
+};
+
 static void test_vm_captured(void **s)
 {
 	static const struct {
@@ -398,50 +473,11 @@ static void test_vm_captured(void **s)
 		{ 2, 3, 1, 61, "auditd-denials.", "/usr/bin/dash" },
 	};
 	struct ap_agg a;
-	size_t len;
-	char *d = slurp("audit-vm-captured.log", &len);
-	const struct ap_ss_table *files;
-	int nf = 0;
 
 	(void)s;
-	assert_int_equal(ap_agg_init(&a, 64), 0);
-	feed_all(&a, d, len, 0, NULL);
-	assert_int_equal(a.denials, 43);
-	assert_int_equal(a.malformed, 0);
-	assert_int_equal(a.bad_lines, 0);
-	assert_int_equal(a.not_denial, 0);
-	assert_int_equal(a.dim[AP_DIM_INTERP].n, 4);
-	for (uint32_t i = 0; i < a.dim[AP_DIM_INTERP].n; i++) {
-		const struct ap_ss_row *r = &a.dim[AP_DIM_INTERP].rows[i];
-
-		if (!strcmp(r->note, "python3"))
-			assert_int_equal(r->count, 12);
-		else if (!strcmp(r->note, "perl"))
-			assert_int_equal(r->count, 15);
-		else if (!strcmp(r->note, "lua\tx")) /* comm was hex-encoded */
-			assert_int_equal(r->count, 13);
-		else if (!strcmp(r->note, "ruby"))
-			assert_int_equal(r->count, 3);
-		else
-			fail_msg("unexpected comm %s", r->note);
-	}
-	files = &a.dim[AP_DIM_FILE];
-	for (uint32_t i = 0; i < files->n; i++) {
-		const struct ap_ss_row *r = &files->rows[i];
-		size_t n = r->klen;
-
-#define ENDS(sfx) (n >= sizeof(sfx) - 1 && !memcmp(r->key + n - (sizeof(sfx) - 1), sfx, sizeof(sfx) - 1))
-		if (ENDS("/noexec/evil\n\x1b[31mred.py"))
-			assert_int_equal(r->count, 12), nf++;
-		else if (ENDS("/noexec/bad\xff\xfe.pl"))
-			assert_int_equal(r->count, 15), nf++;
-		else if (ENDS("/noexec/has space \xc3\xbc.lua"))
-			assert_int_equal(r->count, 13), nf++;
-		else if (ENDS("/secret.py"))
-			assert_int_equal(r->count, 3), nf++;
-#undef ENDS
-	}
-	assert_int_equal(nf, 4);
+	feed_captured(&a, "audit-vm-captured.log", 43);
+	want_comms(&a, WANT(captured_comms));
+	want_file_ends(&a, WANT(captured_files));
 	assert_int_equal(HITS(&a, AP_DIM_REASON, "noexec_mount"), 40);
 	assert_int_equal(HITS(&a, AP_DIM_REASON, "file_perm"), 3); /* policy 2, not 0 or 1 */
 	assert_int_equal(HITS(&a, AP_DIM_AUID, "-1"), 43);
@@ -465,7 +501,6 @@ static void test_vm_captured(void **s)
 					 a.changes[i - 1].c.new_policy : a.changes[i - 1].c.old_policy);
 	}
 	ap_agg_free(&a);
-	free(d);
 }
 
 /*
@@ -476,45 +511,11 @@ static void test_vm_captured(void **s)
 static void test_vm_captured_prev(void **s)
 {
 	struct ap_agg a;
-	size_t len;
-	char *d = slurp("audit-vm-captured-prev.log", &len);
-	const struct ap_ss_table *files;
-	int nf = 0;
 
 	(void)s;
-	assert_int_equal(ap_agg_init(&a, 64), 0);
-	feed_all(&a, d, len, 0, NULL);
-	assert_int_equal(a.denials, 40);
-	assert_int_equal(a.malformed, 0);
-	assert_int_equal(a.bad_lines, 0);
-	assert_int_equal(a.dim[AP_DIM_INTERP].n, 3);
-	for (uint32_t i = 0; i < a.dim[AP_DIM_INTERP].n; i++) {
-		const struct ap_ss_row *r = &a.dim[AP_DIM_INTERP].rows[i];
-
-		if (!strcmp(r->note, "python3"))
-			assert_int_equal(r->count, 12);
-		else if (!strcmp(r->note, "perl"))
-			assert_int_equal(r->count, 15);
-		else if (!strcmp(r->note, "lua\tx")) /* comm was hex-encoded */
-			assert_int_equal(r->count, 13);
-		else
-			fail_msg("unexpected comm %s", r->note);
-	}
-	files = &a.dim[AP_DIM_FILE];
-	for (uint32_t i = 0; i < files->n; i++) {
-		const struct ap_ss_row *r = &files->rows[i];
-		size_t n = r->klen;
-
-#define ENDS(sfx) (n >= sizeof(sfx) - 1 && !memcmp(r->key + n - (sizeof(sfx) - 1), sfx, sizeof(sfx) - 1))
-		if (ENDS("/noexec/evil\n\x1b[31mred.py"))
-			assert_int_equal(r->count, 12), nf++;
-		else if (ENDS("/noexec/bad\xff\xfe.pl"))
-			assert_int_equal(r->count, 15), nf++;
-		else if (ENDS("/noexec/has space \xc3\xbc.lua"))
-			assert_int_equal(r->count, 13), nf++;
-#undef ENDS
-	}
-	assert_int_equal(nf, 3);
+	feed_captured(&a, "audit-vm-captured-prev.log", 40);
+	want_comms(&a, captured_comms, 3);
+	want_file_ends(&a, captured_files, 3);
 	assert_int_equal(HITS(&a, AP_DIM_REASON, "noexec_mount"), 40);
 	assert_int_equal(HITS(&a, AP_DIM_AUID, "-1"), 40);
 	assert_int_equal(a.nchanges, 2);
@@ -533,7 +534,6 @@ static void test_vm_captured_prev(void **s)
 		assert_null(a.changes[i].c.exe);
 	}
 	ap_agg_free(&a);
-	free(d);
 }
 
 /* Feed @text (NUL-terminated) whole into a fresh @a. */
@@ -751,21 +751,16 @@ static void test_vm_captured_ec(void **s)
 		{ AP_API_EC_ENFORCED, "write_busy", 2 },
 	};
 	struct ap_agg a;
-	size_t len;
-	char *d = slurp("audit-vm-captured-ec.log", &len);
 
 	(void)s;
-	assert_int_equal(ap_agg_init(&a, 64), 0);
-	feed_all(&a, d, len, 0, NULL);
-	assert_int_equal(a.denials, 65);
-	assert_int_equal(a.malformed, 0);
+	feed_captured(&a, "audit-vm-captured-ec.log", 65);
 	assert_int_equal(a.nchanges, 6);
 	assert_int_equal(ap_agg_table(&a, AP_API_TRUSTED_FOR, AP_DIM_REASON)->total, 43);
 	assert_int_equal(ap_agg_table(&a, AP_API_EC_OBSERVED, AP_DIM_REASON)->total, 14);
 	assert_int_equal(ap_agg_table(&a, AP_API_EC_ENFORCED, AP_DIM_REASON)->total, 8);
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
 		const struct ap_ss_row *r = ap_ss_find(ap_agg_table(&a, want[i].c, AP_DIM_REASON),
-						 want[i].reason, strlen(want[i].reason));
+						       want[i].reason, strlen(want[i].reason));
 
 		assert_non_null(r);
 		assert_int_equal(r->count, want[i].n);
@@ -774,7 +769,6 @@ static void test_vm_captured_ec(void **s)
 	assert_int_equal(ap_agg_table(&a, AP_API_EC_OBSERVED, AP_DIM_INTERP)->n, 1);
 	assert_int_equal(ap_agg_table(&a, AP_API_EC_ENFORCED, AP_DIM_INTERP)->n, 1);
 	ap_agg_free(&a);
-	free(d);
 }
 
 static void test_line_shape(void **s)

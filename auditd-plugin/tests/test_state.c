@@ -16,36 +16,7 @@
 
 #include "config.h"
 #include "state.h"
-
-static char dir[] = "/tmp/tf-state-test.XXXXXX";
-static char path[256];
-
-static int setup(void **s)
-{
-	(void)s;
-	if (!mkdtemp(dir))
-		return -1;
-	snprintf(path, sizeof(path), "%s/state.json", dir);
-	return 0;
-}
-
-static int teardown(void **s)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char p[512];
-
-	(void)s;
-	while (d && (e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
-		unlink(p);
-	}
-	if (d)
-		closedir(d);
-	return rmdir(dir);
-}
+#include "scratch.h"
 
 static void write_file(const char *text)
 {
@@ -54,6 +25,18 @@ static void write_file(const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	fclose(f);
+}
+
+/* Loading @path fails with EPROTO, @why_has in the reason. */
+static void want_refused(const char *why_has)
+{
+	struct ap_agg a;
+	char why[256];
+
+	assert_int_equal(ap_state_load(&a, 64, path, why, sizeof(why)), -1);
+	assert_int_equal(errno, EPROTO);
+	if (!strstr(why, why_has))
+		fail_msg("refused for \"%s\", want \"%s\"", why, why_has);
 }
 
 static int count_files(void)
@@ -180,45 +163,30 @@ static void test_missing_and_corrupt(void **s)
 	assert_int_equal(errno, ENOENT);
 
 	write_file("{\"version\":1,\"denials\":");
-	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
-	assert_int_equal(errno, EPROTO);
-	assert_non_null(strstr(why, "not JSON"));
+	want_refused("not JSON");
 
 	write_file("{\"version\":7}");
-	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
-	assert_int_equal(errno, EPROTO);
-	assert_non_null(strstr(why, "version 7"));
+	want_refused("version 7");
 }
 
 /* A state whose rows do not add up to its totals is refused, not trusted. */
 static void test_inconsistent_totals(void **s)
 {
 	struct ap_agg a;
-	char why[256];
-	FILE *f;
 	char *text, *p;
-	long n;
 
 	(void)s;
 	assert_int_equal(ap_agg_init(&a, 64), 0);
 	fill(&a);
 	assert_int_equal(ap_state_save(&a, path), 0);
 	ap_agg_free(&a);
-	f = fopen(path, "r");
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	text = calloc(1, (size_t)n + 1);
-	assert_int_equal(fread(text, 1, (size_t)n, f), (size_t)n);
-	fclose(f);
+	text = slurp(path);
 	p = strstr(text, "\"denials\":40");
 	assert_non_null(p);
 	memcpy(p, "\"denials\":41", 12);
 	write_file(text);
 	free(text);
-	assert_int_equal(ap_state_load(&a, 64, path, why, sizeof(why)), -1);
-	assert_int_equal(errno, EPROTO);
-	assert_non_null(strstr(why, "total differs"));
+	want_refused("total differs");
 }
 
 /* A state of one policy change, @change the object's text. */
@@ -314,8 +282,7 @@ static void test_version2_is_trusted_for(void **s)
 	/* a version 3 state without "classes" is refused */
 	memcpy(strstr(text, "\"version\":2"), "\"version\":3", 11);
 	write_file(text);
-	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "classes"));
+	want_refused("classes");
 }
 
 /*
@@ -340,16 +307,12 @@ static void test_change_writer_keys(void **s)
 
 	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
 		     "\"ses\":2,\"res\":1,\"pid\":9,\"uid\":0,\"exe\":\"/bin/sh\"}");
-	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
-	assert_int_equal(errno, EPROTO);
-	assert_non_null(strstr(why, "no \"comm\" or \"exe\""));
+	want_refused("no \"comm\" or \"exe\"");
 
 	write_change("{\"time\":5,\"key\":\"\",\"old\":0,\"new\":3,\"auid\":1000,"
 		     "\"ses\":2,\"res\":1,\"pid\":9,\"uid\":0,\"comm\":\"sh\","
 		     "\"exe_hex\":\"2f62696e2f7\"}");
-	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), -1);
-	assert_int_equal(errno, EPROTO);
-	assert_non_null(strstr(why, "exe_hex"));
+	want_refused("exe_hex");
 }
 
 static void test_save_into_missing_dir(void **s)
