@@ -14,7 +14,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
-#include <libgen.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -26,10 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "caps.h"
 #include "cli.h"
 #include "config.h"
+#include "dropcaps.h"
 #include "feed.h"
+#include "fsutil.h"
 #include "metrics.h"
 #include "state.h"
 
@@ -66,19 +66,6 @@ static int64_t now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec;
-}
-
-static int ensure_state_dir(const char *file)
-{
-	char *copy = strdup(file);
-	int rc = 0;
-
-	if (!copy)
-		return -1;
-	if (mkdir(dirname(copy), 0700) && errno != EEXIST)
-		rc = -1;
-	free(copy);
-	return rc;
 }
 
 /* Load the state, or start empty. A corrupt file is kept aside, never overwritten. */
@@ -238,7 +225,7 @@ int ap_plugin_main(int argc, char **argv)
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if (ensure_state_dir(cfg.state_file))
+	if (tf_mkdir_parent(cfg.state_file, 0700))
 		say(LOG_WARNING, "cannot create the directory of %s: %s", cfg.state_file,
 		    strerror(errno));
 	if (ap_drop_caps())

@@ -14,27 +14,14 @@
 #include "json_own.h"
 #include "report_names.h"
 #include "report_view.h"
+#include "timefmt.h"
 #include "tfjson.h"
-
-static void fmt_iso(int64_t ms, char *buf, size_t len)
-{
-	time_t s = (time_t)(ms / 1000);
-	struct tm tm;
-
-	if (!gmtime_r(&s, &tm) ||
-	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%S", &tm))
-		buf[0] = '\0';
-	else
-		snprintf(buf + strlen(buf), len - strlen(buf), ".%03dZ",
-			 (int)(ms % 1000));
-}
 
 static json_object *time_obj(int64_t ms)
 {
 	char iso[64];
 
-	fmt_iso(ms, iso, sizeof(iso));
-	return json_object_new_string(iso);
+	return json_object_new_string(tf_time_iso_utc_ms(ms, iso, sizeof(iso)));
 }
 
 /* One row of a table; NULL when out of memory. */

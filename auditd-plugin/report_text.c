@@ -13,6 +13,7 @@
 #include "escape.h"
 #include "report_names.h"
 #include "report_view.h"
+#include "timefmt.h"
 
 static const char *const titles[AP_DIM_COUNT] = {
 	[AP_DIM_INTERP] = "Interpreter", [AP_DIM_FILE] = "File",
@@ -32,11 +33,7 @@ static const char rule[] = "===============================================";
 
 static void fmt_time(int64_t ms, char *buf, size_t len)
 {
-	time_t s = (time_t)(ms / 1000);
-	struct tm tm;
-
-	if (!localtime_r(&s, &tm) || !strftime(buf, len, "%x %T", &tm))
-		snprintf(buf, len, "%lld", (long long)s);
+	tf_time_local((time_t)(ms / 1000), buf, len);
 }
 
 /*

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-#ifndef AP_CAPS_H
-#define AP_CAPS_H
+#ifndef AP_DROPCAPS_H
+#define AP_DROPCAPS_H
 
 /*
  * Drop every capability (effective, permitted, inheritable, ambient and the

@@ -1,22 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Dropping capabilities with libcap; see caps.h. */
-#include "caps.h"
+/* Dropping capabilities with libcap; see dropcaps.h. */
+#include "dropcaps.h"
 
-#include <stdbool.h>
 #include <sys/capability.h>
 #include <sys/prctl.h>
 
-static bool have_setpcap(void)
-{
-	cap_t cur = cap_get_proc();
-	cap_flag_value_t v = CAP_CLEAR;
-
-	if (cur) {
-		cap_get_flag(cur, CAP_SETPCAP, CAP_EFFECTIVE, &v);
-		cap_free(cur);
-	}
-	return v == CAP_SET;
-}
+#include "caps.h" /* lib: tf_cap_effective() */
 
 int ap_drop_caps(void)
 {
@@ -26,7 +15,7 @@ int ap_drop_caps(void)
 	if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0))
 		return -1;
 	/* The bounding set first: that needs CAP_SETPCAP, dropped below. */
-	if (have_setpcap()) {
+	if (tf_cap_effective(CAP_SETPCAP) == 1) {
 		for (cap_value_t c = 0; c < cap_max_bits(); c++)
 			if (cap_get_bound(c) == 1 && cap_drop_bound(c))
 				return -1;
