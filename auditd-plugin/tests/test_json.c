@@ -306,74 +306,83 @@ static void test_state_v1(void **state)
 	ap_agg_free(&b);
 }
 
-/* Every failing add in the JSON report: -1, nothing written, nothing leaked. */
-static void test_report_json_oom(void **state)
+/*
+ * Run @run once with each add failing in turn (1st, 2nd, ...) until a run
+ * makes no more adds than the one that failed: that run must succeed. Each
+ * other must return -1. Returns the number of adds a run makes.
+ */
+static int each_add_fails(const char *what, int (*run)(void *), void *arg)
 {
-	struct ap_report_opts o = { .tables = (1u << (AP_TABLE_POLICY + 1)) - 1 };
-	struct ap_agg a;
 	int n;
 
-	(void)state;
-	fill(&a);
 	for (n = 1; n < 10000; n++) {
-		char *text = NULL;
-		size_t len = 0;
-		FILE *f = open_memstream(&text, &len);
 		int rc;
 
-		assert_non_null(f);
 		fail_at = n;
 		add_calls = 0;
-		rc = ap_report_json(f, &a, &o);
+		rc = run(arg);
 		fail_at = 0;
-		fclose(f);
 		if (add_calls < n) { /* no add left to fail */
 			assert_int_equal(rc, 0);
-			free(text);
 			break;
 		}
 		if (rc != -1)
-			fail_msg("add %d failed, ap_report_json() returned %d", n, rc);
-		assert_int_equal(len, 0);
-		free(text);
+			fail_msg("add %d failed, %s returned %d", n, what, rc);
 	}
-	assert_true(n > 50); /* the report made that many adds */
+	return n - 1; /* the adds a run makes */
+}
+
+static int report_run(void *arg)
+{
+	struct ap_report_opts o = { .tables = (1u << (AP_TABLE_POLICY + 1)) - 1 };
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc;
+
+	assert_non_null(f);
+	rc = ap_report_json(f, arg, &o);
+	fclose(f);
+	free(text);
+	if (rc)
+		assert_int_equal(len, 0); /* nothing written */
+	return rc;
+}
+
+/* Every failing add in the JSON report: -1, nothing written, nothing leaked. */
+static void test_report_json_oom(void **state)
+{
+	struct ap_agg a;
+
+	(void)state;
+	fill(&a);
+	assert_true(each_add_fails("ap_report_json()", report_run, &a) > 50);
 	ap_agg_free(&a);
+}
+
+static int save_run(void *arg)
+{
+	int rc = ap_state_save(arg, path);
+
+	if (rc)
+		assert_int_equal(errno, ENOMEM);
+	return rc;
 }
 
 /* The same for the state file: -1 with ENOMEM, nothing leaked, the file kept. */
 static void test_state_save_oom(void **state)
 {
 	struct ap_agg a;
-	char *before;
-	int n;
+	char *before, *after;
 
 	(void)state;
 	fill(&a);
 	assert_int_equal(ap_state_save(&a, path), 0);
 	before = slurp(path);
-	for (n = 1; n < 10000; n++) {
-		int rc;
-
-		fail_at = n;
-		add_calls = 0;
-		rc = ap_state_save(&a, path);
-		fail_at = 0;
-		if (add_calls < n) {
-			assert_int_equal(rc, 0);
-			break;
-		}
-		if (rc != -1 || errno != ENOMEM)
-			fail_msg("add %d failed, ap_state_save() returned %d (%s)", n, rc,
-				 strerror(errno));
-	}
-	assert_true(n > 50);
-	{
-		char *after = slurp(path);
-
-		assert_string_equal(before, after);
-		free(after);
-	}
+	assert_true(each_add_fails("ap_state_save()", save_run, &a) > 50);
+	after = slurp(path);
+	assert_string_equal(before, after);
+	free(after);
 	free(before);
 	ap_agg_free(&a);
 }
