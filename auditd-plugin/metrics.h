@@ -42,6 +42,7 @@
 #define AP_METRICS_NODE_DEFAULT 1024 /* metrics_nodes */
 #define AP_METRICS_SERIES_DEFAULT 16384 /* metrics_series */
 #define AP_METRICS_LABEL_MAX 1024  /* bytes of a label value (escaped), longer is cut */
+#define AP_METRICS_NDL 5 /* labels of a denial series: exe, reason, node, api, enforced */
 
 struct ap_mrow {
 	char *key;	/* NUL-separated label values */

@@ -33,14 +33,17 @@
 #define AP_STATE_PATH "/var/lib/audisp-trusted-for/state.json"
 #define AP_STATE_VERSION 3
 
-/* 0, or -1 with errno. */
+/* The keys of the classes under "classes" (version 3), by enum ap_api_class. */
+extern const char *const ap_state_class_keys[AP_API_CLASSES];
+
+/* 0, or -1 with errno (state_save.c). */
 int ap_state_save(const struct ap_agg *a, const char *path);
 
 /*
  * Load @path into @a (initialised here with at least @cap rows per
  * dimension). Returns 0; -1 with errno ENOENT when the file does not exist,
  * EPROTO when it is not a state file of this version (@why says what is
- * wrong), or another errno.
+ * wrong), or another errno (state_load.c).
  */
 int ap_state_load(struct ap_agg *a, uint32_t cap, const char *path,
 		  char *why, size_t why_len);
