@@ -42,6 +42,39 @@ static char *decoded(auparse_state_t *au)
 	return strdup(v ? v : "?");
 }
 
+/*
+ * A field a parser takes, by name: its value in *val; or, for a name the
+ * kernel may hex-encode (path, comm, exe), the decoded bytes of its first
+ * occurrence in *dec (malloc'd).
+ */
+struct field {
+	const char *name;
+	const char **val;
+	char **dec;
+};
+#define VAL(name, p) { name, p, NULL }
+#define DEC(name, p) { name, NULL, p }
+
+/* Take the current field of @au when @fields (ended by a NULL name) names it. */
+static void take_field(auparse_state_t *au, const struct field *fields)
+{
+	const char *name = auparse_get_field_name(au);
+	const char *val = auparse_get_field_str(au);
+
+	if (!name || !val)
+		return;
+	for (const struct field *f = fields; f->name; f++) {
+		/* the first letter first: most fields of a record are none of these */
+		if (f->name[0] != name[0] || strcmp(f->name, name))
+			continue;
+		if (f->val)
+			*f->val = val;
+		else if (!*f->dec)
+			*f->dec = decoded(au);
+		return;
+	}
+}
+
 static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
 		  const char **node, char *node_buf, size_t node_len)
 {
@@ -68,63 +101,19 @@ static enum ap_parse parse_denial(auparse_state_t *au, struct ap_denial *d)
 	const char *api = NULL, *secbits = NULL;
 	long long v;
 	unsigned int bits;
+	const struct field fields[] = {
+		VAL("usage", &usage), VAL("uid", &uid), VAL("policy", &policy),
+		VAL("reason", &reason), VAL("res", &res), VAL("dev", &dev), VAL("ino", &ino),
+		VAL("auid", &auid), VAL("api", &api), VAL("secbits", &secbits),
+		DEC("path", &d->path), DEC("comm", &d->comm), DEC("exe", &d->exe),
+		VAL(NULL, NULL),
+	};
 
 	if (auparse_first_field(au) <= 0)
 		return AP_PARSE_MALFORMED;
-	do {
-		const char *name = auparse_get_field_name(au);
-		const char *val = auparse_get_field_str(au);
-
-		if (!name || !val)
-			continue;
-		/* by first letter: most fields of a record are none of these */
-		switch (name[0]) {
-		case 'u':
-			if (!strcmp(name, "usage"))
-				usage = val;
-			else if (!strcmp(name, "uid"))
-				uid = val;
-			break;
-		case 'p':
-			if (!strcmp(name, "policy"))
-				policy = val;
-			else if (!strcmp(name, "path") && !d->path)
-				d->path = decoded(au);
-			break;
-		case 'r':
-			if (!strcmp(name, "reason"))
-				reason = val;
-			else if (!strcmp(name, "res"))
-				res = val;
-			break;
-		case 'd':
-			if (!strcmp(name, "dev"))
-				dev = val;
-			break;
-		case 'i':
-			if (!strcmp(name, "ino"))
-				ino = val;
-			break;
-		case 'a':
-			if (!strcmp(name, "auid"))
-				auid = val;
-			else if (!strcmp(name, "api"))
-				api = val;
-			break;
-		case 's':
-			if (!strcmp(name, "secbits"))
-				secbits = val;
-			break;
-		case 'c':
-			if (!strcmp(name, "comm") && !d->comm)
-				d->comm = decoded(au);
-			break;
-		case 'e':
-			if (!strcmp(name, "exe") && !d->exe)
-				d->exe = decoded(au);
-			break;
-		}
-	} while (auparse_next_field(au) > 0);
+	do
+		take_field(au, fields);
+	while (auparse_next_field(au) > 0);
 
 	/*
 	 * res is the last field of the current layout, exe the last of the
@@ -203,36 +192,18 @@ static enum ap_parse parse_policy(auparse_state_t *au, struct ap_policy_change *
 	const char *op = NULL, *old = NULL, *new = NULL, *auid = NULL;
 	const char *ses = NULL, *res = NULL, *pid = NULL, *uid = NULL;
 	long long v;
+	const struct field fields[] = {
+		VAL("op", &op), VAL("old", &old), VAL("new", &new), VAL("auid", &auid),
+		VAL("ses", &ses), VAL("res", &res), VAL("pid", &pid), VAL("uid", &uid),
+		DEC("comm", &p->comm), DEC("exe", &p->exe),
+		VAL(NULL, NULL),
+	};
 
 	if (auparse_first_field(au) <= 0)
 		return AP_PARSE_OTHER;
-	do {
-		const char *name = auparse_get_field_name(au);
-		const char *val = auparse_get_field_str(au);
-
-		if (!name || !val)
-			continue;
-		if (!strcmp(name, "op"))
-			op = val;
-		else if (!strcmp(name, "old"))
-			old = val;
-		else if (!strcmp(name, "new"))
-			new = val;
-		else if (!strcmp(name, "auid"))
-			auid = val;
-		else if (!strcmp(name, "ses"))
-			ses = val;
-		else if (!strcmp(name, "res"))
-			res = val;
-		else if (!strcmp(name, "pid"))
-			pid = val;
-		else if (!strcmp(name, "uid"))
-			uid = val;
-		else if (!strcmp(name, "comm") && !p->comm)
-			p->comm = decoded(au);
-		else if (!strcmp(name, "exe") && !p->exe)
-			p->exe = decoded(au);
-	} while (auparse_next_field(au) > 0);
+	do
+		take_field(au, fields);
+	while (auparse_next_field(au) > 0);
 
 	if (!op || strcmp(op, "trust_policy"))
 		return AP_PARSE_OTHER;
