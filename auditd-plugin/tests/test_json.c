@@ -272,31 +272,20 @@ static void test_state_file(void **state)
 }
 
 /* A version 1 file (key_hex alone, raw note) still loads. */
+static const char *v1_key(int d)
+{
+	return d == AP_DIM_INTERP ? "\"key_hex\":\"" EXE_HEX "\",\"note\":\"py\"" :
+	       d == AP_DIM_FILE ? "\"key_hex\":\"" PATH_HEX "\"" : "\"key\":\"k\"";
+}
+
 static void test_state_v1(void **state)
 {
 	struct ap_agg b;
 	const struct ap_ss_row *r;
 	char why[256], text[4096];
-	size_t w;
-	FILE *f;
 
 	(void)state;
-	w = (size_t)snprintf(text, sizeof(text),
-			     "{\"version\":1,\"denials\":1,\"first\":5,\"last\":5,\"bad_lines\":0,"
-			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
-	for (int d = 0; d < AP_DIM_COUNT; d++)
-		w += (size_t)snprintf(text + w, sizeof(text) - w,
-				      "%s\"%s\":{\"total\":1,\"evicted\":0,\"unstored\":0,\"rows\":"
-				      "[{%s,\"count\":1,\"err\":0,\"first\":5,\"last\":5}]}",
-				      d ? "," : "", ap_dim_name(d),
-				      d == AP_DIM_INTERP ? "\"key_hex\":\"" EXE_HEX "\",\"note\":\"py\"" :
-				      d == AP_DIM_FILE ? "\"key_hex\":\"" PATH_HEX "\"" :
-				      "\"key\":\"k\"");
-	snprintf(text + w, sizeof(text) - w, "},\"policy_changes\":[]}");
-	f = fopen(path, "w");
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
+	write_file(old_state(text, sizeof(text), 1, 1, 5, 5, v1_key, "\"policy_changes\":[]"));
 	if (ap_state_load(&b, 16, path, why, sizeof(why)))
 		fail_msg("version 1 file refused: %s", why);
 	r = ap_ss_find(&b.dim[AP_DIM_INTERP], EXE, strlen(EXE));

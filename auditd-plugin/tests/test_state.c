@@ -18,15 +18,6 @@
 #include "state.h"
 #include "scratch.h"
 
-static void write_file(const char *text)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-}
-
 /* Loading @path fails with EPROTO, @why_has in the reason. */
 static void want_refused(const char *why_has)
 {
@@ -192,18 +183,10 @@ static void test_inconsistent_totals(void **s)
 /* A state of one policy change, @change the object's text. */
 static void write_change(const char *change)
 {
-	char text[2048];
-	size_t w;
+	char text[2048], tail[512];
 
-	w = (size_t)snprintf(text, sizeof(text),
-			     "{\"version\":2,\"denials\":0,\"first\":0,\"last\":0,\"bad_lines\":0,"
-			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
-	for (int d = 0; d < AP_DIM_COUNT; d++)
-		w += (size_t)snprintf(text + w, sizeof(text) - w,
-				      "%s\"%s\":{\"total\":0,\"evicted\":0,\"unstored\":0,"
-				      "\"rows\":[]}", d ? "," : "", ap_dim_name(d));
-	snprintf(text + w, sizeof(text) - w, "},\"policy_changes\":[%s]}", change);
-	write_file(text);
+	snprintf(tail, sizeof(tail), "\"policy_changes\":[%s]", change);
+	write_file(old_state(text, sizeof(text), 2, 0, 0, 0, NULL, tail));
 }
 
 /* Issue 11: each class's tables and time range survive a save and a load. */
@@ -246,25 +229,22 @@ static void test_api_classes_round_trip(void **s)
 }
 
 /* A version 2 state (before issue 11): every denial is trusted_for. */
+static const char *plain_key(int d)
+{
+	(void)d;
+	return "\"key\":\"k\"";
+}
+
 static void test_version2_is_trusted_for(void **s)
 {
 	char text[4096], why[256];
-	size_t w;
 	struct ap_agg a;
 
 	(void)s;
-	w = (size_t)snprintf(text, sizeof(text),
-			     "{\"version\":2,\"denials\":2,\"first\":10,\"last\":20,\"bad_lines\":0,"
-			     "\"malformed\":0,\"not_denial\":0,\"changes_dropped\":0,\"dims\":{");
-	for (int d = 0; d < AP_DIM_COUNT; d++)
-		w += (size_t)snprintf(text + w, sizeof(text) - w,
-				      "%s\"%s\":{\"total\":2,\"evicted\":0,\"unstored\":0,"
-				      "\"rows\":[{\"key\":\"k\",\"count\":2,\"err\":0,"
-				      "\"first\":10,\"last\":20}]}", d ? "," : "", ap_dim_name(d));
-	snprintf(text + w, sizeof(text) - w,
-		 "},\"policy_changes\":[],\"metrics\":{\"folded\":0,\"denials\":[{\"exe\":"
-		 "\"/x\",\"reason\":\"file_perm\",\"node\":\"\",\"count\":2}],"
-		 "\"changes\":[],\"policy\":[]}}");
+	old_state(text, sizeof(text), 2, 2, 10, 20, plain_key,
+		  "\"policy_changes\":[],\"metrics\":{\"folded\":0,\"denials\":[{\"exe\":"
+		  "\"/x\",\"reason\":\"file_perm\",\"node\":\"\",\"count\":2}],"
+		  "\"changes\":[],\"policy\":[]}");
 	write_file(text);
 	assert_int_equal(ap_state_load(&a, 16, path, why, sizeof(why)), 0);
 	assert_int_equal(ap_agg_ctable(&a, AP_API_TRUSTED_FOR, AP_DIM_INTERP)->total, 2);
