@@ -6,6 +6,7 @@
  */
 #include "report.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -40,20 +41,6 @@ static void fmt_time(int64_t ms, char *buf, size_t len)
  * @len bytes of @s escaped: a file or interpreter key may hold a NUL,
  * which tf_fputs_escaped() of a C string would stop at.
  */
-static void put_escaped(FILE *f, const char *s, size_t len)
-{
-	size_t need = tf_escape_term(s, len, NULL, 0);
-	char *e = malloc(need + 1);
-
-	if (!e) {
-		fputs("(out of memory)", f);
-		return;
-	}
-	tf_escape_term(s, len, e, need + 1);
-	fputs(e, f);
-	free(e);
-}
-
 static void distinct(FILE *f, const struct ap_agg *a, enum ap_dim d,
 		     const struct ap_report_opts *o)
 {
@@ -99,7 +86,9 @@ static void text_table(FILE *f, const struct ap_agg *a, enum ap_dim d,
 			ap_api_label(m[i].c));
 		name = ap_row_name(d, r, o->interpret, mi);
 		if (name) {
-			put_escaped(f, name, ap_row_name_len(d, r, name));
+			if (tf_fwrite_escaped(name, ap_row_name_len(d, r, name), f) == EOF &&
+			    errno == ENOMEM)
+				fputs("(out of memory)", f);
 			free(name);
 		}
 		if (r->note) {

@@ -3,6 +3,7 @@
 #include "escape.h"
 #include "hex.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -187,20 +188,27 @@ char *tf_escape_dup(const char *s)
 	return out;
 }
 
-int tf_fputs_escaped(const char *s, FILE *f)
+int tf_fwrite_escaped(const char *s, size_t len, FILE *f)
 {
 	char buf[1024];
-	size_t len = strlen(s);
 	size_t need = tf_escape_term(s, len, buf, sizeof(buf));
 	char *big;
 	int rc;
 
 	if (need < sizeof(buf))
 		return fputs(buf, f);
-	big = tf_escape_dup(s);
-	if (!big)
+	big = malloc(need + 1);
+	if (!big) {
+		errno = ENOMEM;
 		return EOF;
+	}
+	tf_escape_term(s, len, big, need + 1);
 	rc = fputs(big, f);
 	free(big);
 	return rc;
+}
+
+int tf_fputs_escaped(const char *s, FILE *f)
+{
+	return tf_fwrite_escaped(s, strlen(s), f);
 }

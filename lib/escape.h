@@ -40,7 +40,13 @@ size_t tf_escape_term(const char *in, size_t len, char *out, size_t outsz);
 /* Escaped copy of the NUL-terminated @s, malloc'd; NULL when out of memory. */
 char *tf_escape_dup(const char *s);
 
-/* Write @s escaped to @f; returns what fputs returns. */
+/*
+ * Write @len bytes of @s (NULs included), escaped, to @f; returns what
+ * fputs returns (EOF with errno ENOMEM when the copy cannot be made).
+ */
+int tf_fwrite_escaped(const char *s, size_t len, FILE *f);
+
+/* Write the NUL-terminated @s escaped to @f; as tf_fwrite_escaped(). */
 int tf_fputs_escaped(const char *s, FILE *f);
 
 /* Whether @len bytes of @s are valid UTF-8 (no overlongs, no surrogates). */

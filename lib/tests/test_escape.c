@@ -163,6 +163,21 @@ static char *unescape(const char *s, size_t *outlen)
 	return out;
 }
 
+/* tf_fwrite_escaped() writes the row's bytes, NULs included, as the table says. */
+static void written(const struct row *r)
+{
+	char *got = NULL;
+	size_t gotlen = 0;
+	FILE *f = open_memstream(&got, &gotlen);
+
+	assert_non_null(f);
+	assert_true(tf_fwrite_escaped(r->in, r->len, f) >= 0);
+	assert_int_equal(fclose(f), 0);
+	if (strcmp(got, r->want))
+		fail_msg("%s: tf_fwrite_escaped() wrote \"%s\"", r->what, got);
+	free(got);
+}
+
 static void test_table(void **state)
 {
 	(void)state;
@@ -176,6 +191,7 @@ static void test_table(void **state)
 		if (strcmp(out, r->want))
 			fail_msg("%s: got \"%s\", want \"%s\"", r->what, out, r->want);
 		free(out);
+		written(r);
 		if (strlen(r->in) != r->len)
 			continue; /* a NUL inside: not a C string */
 		out = tf_escape_dup(r->in);
