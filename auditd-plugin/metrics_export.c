@@ -91,7 +91,8 @@ int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_he
 
 	head(f, "trustfor_denials_total", "counter",
 	     "Refusals logged as audit records type 1350, by interpreter executable, reason, node and api (trusted_for, or execve_check with enforced=true|false: the caller had SECBIT_EXEC_RESTRICT_FILE set or not).");
-	if (!(v = sorted(&m->denials)))
+	v = sorted(&m->denials);
+	if (!v)
 		return -1;
 	for (uint32_t i = 0; i < m->denials.n; i++) {
 		if (ap_metrics_labels(v[i], lv, AP_METRICS_NDL) != AP_METRICS_NDL)
@@ -104,7 +105,8 @@ int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_he
 
 	head(f, "trustfor_policy_changes_total", "counter",
 	     "Writes to fs.trust_policy (CONFIG_CHANGE op=trust_policy) by node and result.");
-	if (!(v = sorted(&m->changes)))
+	v = sorted(&m->changes);
+	if (!v)
 		return -1;
 	for (uint32_t i = 0; i < m->changes.n; i++) {
 		if (ap_metrics_labels(v[i], lv, 2) != 2)
@@ -114,7 +116,8 @@ int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_he
 	}
 	free(v);
 
-	if (!(v = sorted(&m->policy)))
+	v = sorted(&m->policy);
+	if (!v)
 		return -1;
 	head(f, "trustfor_policy", "gauge",
 	     "fs.trust_policy of the node, as set by its last applied change in the audit trail.");

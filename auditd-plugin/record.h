@@ -76,9 +76,11 @@ enum ap_parse {
 	AP_PARSE_POLICY,	/* filled a struct ap_policy_change */
 	AP_PARSE_OTHER,		/* a record this tool does not count */
 	AP_PARSE_NOT_DENIAL,	/* a 1350 record with res != 0 */
-	AP_PARSE_MALFORMED,	/* a 1350 / op=trust_policy record missing fields
-				   (or with an unknown api=, or a policy= that
-				   does not fit its api) */
+	/*
+	 * a 1350 / op=trust_policy record missing fields (or with an
+	 * unknown api=, or a policy= that does not fit its api)
+	 */
+	AP_PARSE_MALFORMED,
 };
 
 /*

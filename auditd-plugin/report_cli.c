@@ -326,7 +326,8 @@ int ap_report_main(int argc, char **argv)
 		agg.metrics.lim.node = cfg.metrics_nodes;
 		agg.metrics.lim.series = cfg.metrics_series;
 		/* The labelled counters are only printed by --metrics, and cost a
-		 * tenth of the time per record (issue 12). */
+		 * tenth of the time per record (issue 12).
+		 */
 		agg.no_metrics = !metrics;
 		if (ap_report_read_inputs(&agg, &flt, argv + optind, argc - optind)) {
 			ap_agg_free(&agg);

@@ -157,7 +157,8 @@ int ap_state_save(const struct ap_agg *a, const char *path)
 	err |= ap_json_add(root, "not_denial", json_object_new_uint64(a->not_denial));
 	err |= ap_json_add(root, "changes_dropped", json_object_new_uint64(a->changes_dropped));
 	/* "dims": the trusted_for tables (as in versions 1 and 2); "classes": each
-	 * class's time range, and the execve_check classes' tables. */
+	 * class's time range, and the execve_check classes' tables.
+	 */
 	cls = json_object_new_object();
 	if (ap_json_add(root, "classes", cls))
 		goto oom;

@@ -267,7 +267,10 @@ static int cmp_change(const void *a, const void *b)
 	for (int i = 0; i < 9; i++)
 		if (k1[i] != k2[i])
 			return k1[i] < k2[i] ? -1 : 1;
-	if ((r = strcmp(x->node, y->node)) || (r = str_cmp(x->comm, y->comm)))
+	r = strcmp(x->node, y->node);
+	if (!r)
+		r = str_cmp(x->comm, y->comm);
+	if (r)
 		return r;
 	return str_cmp(x->exe, y->exe);
 }

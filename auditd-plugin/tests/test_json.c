@@ -26,7 +26,8 @@
 #include "scratch.h"
 
 /* U+202E in the exe, an invalid byte in comm and path, U+2066 in the path,
- * U+200B in the node, ESC in the policy change's node. */
+ * U+200B in the node, ESC in the policy change's node.
+ */
 #define EXE "/usr/bin/py\xe2\x80\xaeth"
 #define EXE_TEXT "/usr/bin/py\xe2\x80\xaeth"
 #define EXE_HEX "2f7573722f62696e2f7079e280ae7468"

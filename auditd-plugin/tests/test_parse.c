@@ -208,7 +208,8 @@ static void test_malformed_counted(void **s)
 }
 
 /* A 1350 record arrives alone (no syscall rule, or via audisp-remote): it
- * must count once it is aged out, without any EOE and without EOF. */
+ * must count once it is aged out, without any EOE and without EOF.
+ */
 static void test_counted_without_eoe(void **s)
 {
 	static const char rec[] =
@@ -388,7 +389,7 @@ struct want_row {
 	uint64_t count;
 };
 
-#define WANT(w) (w), sizeof(w) / sizeof((w)[0])
+#define NWANT(w) (sizeof(w) / sizeof((w)[0]))
 
 /* A captured log fed whole into a fresh @a: @denials, no malformed or stray line. */
 static void feed_captured(struct ap_agg *a, const char *name, uint64_t denials)
@@ -476,8 +477,8 @@ static void test_vm_captured(void **s)
 
 	(void)s;
 	feed_captured(&a, "audit-vm-captured.log", 43);
-	want_comms(&a, WANT(captured_comms));
-	want_file_ends(&a, WANT(captured_files));
+	want_comms(&a, captured_comms, NWANT(captured_comms));
+	want_file_ends(&a, captured_files, NWANT(captured_files));
 	assert_int_equal(HITS(&a, AP_DIM_REASON, "noexec_mount"), 40);
 	assert_int_equal(HITS(&a, AP_DIM_REASON, "file_perm"), 3); /* policy 2, not 0 or 1 */
 	assert_int_equal(HITS(&a, AP_DIM_AUID, "-1"), 43);
@@ -774,19 +775,19 @@ static void test_vm_captured_ec(void **s)
 static void test_line_shape(void **s)
 {
 	(void)s;
-#define L(x) x, sizeof(x) - 1
-	assert_true(ap_line_is_record(L("type=EOE msg=audit(1.2:3): ")));
-	assert_true(ap_line_is_record(L("node=a.b type=UNKNOWN[1350] msg=audit(1.002:3): x=1")));
-	assert_false(ap_line_is_record(L("")));
-	assert_false(ap_line_is_record(L("type=EOE msg=audit(1.2): ")));
-	assert_false(ap_line_is_record(L("type=EOE msg=audit(x.2:3): ")));
-	assert_false(ap_line_is_record(L("node= type=EOE msg=audit(1.2:3): ")));
-	assert_false(ap_line_is_record(L("type=EOE msg=audit(1.2:3): \0 hidden")));
-	assert_false(ap_line_is_record(L("----")));
-	assert_false(ap_line_is_record(L("type=\x1d msg=audit(17.0:11):")));
-	assert_false(ap_line_is_record(L("type=A\x1d msg=audit(17.0:11): x=1")));
-	assert_false(ap_line_is_record(L("node=a\x1d type=EOE msg=audit(1.2:3): ")));
-	assert_false(ap_line_is_record(L("node=a\tb type=EOE msg=audit(1.2:3): ")));
+#define IS_REC(x) ap_line_is_record(x, sizeof(x) - 1)
+	assert_true(IS_REC("type=EOE msg=audit(1.2:3): "));
+	assert_true(IS_REC("node=a.b type=UNKNOWN[1350] msg=audit(1.002:3): x=1"));
+	assert_false(IS_REC(""));
+	assert_false(IS_REC("type=EOE msg=audit(1.2): "));
+	assert_false(IS_REC("type=EOE msg=audit(x.2:3): "));
+	assert_false(IS_REC("node= type=EOE msg=audit(1.2:3): "));
+	assert_false(IS_REC("type=EOE msg=audit(1.2:3): \0 hidden"));
+	assert_false(IS_REC("----"));
+	assert_false(IS_REC("type=\x1d msg=audit(17.0:11):"));
+	assert_false(IS_REC("type=A\x1d msg=audit(17.0:11): x=1"));
+	assert_false(IS_REC("node=a\x1d type=EOE msg=audit(1.2:3): "));
+	assert_false(IS_REC("node=a\tb type=EOE msg=audit(1.2:3): "));
 #undef L
 }
 
