@@ -39,19 +39,10 @@ run() {
 # trusttop_start FILE: trusttop -b in the background, returning once it
 # counts (its first snapshot is out); trusttop_show FILE: stop it (SIGTERM
 # makes a last, complete snapshot) and print that snapshot.
-trusttop_start() {
-	"$TRUSTTOP" -b -d 1 > "$1" 2>&1 &
-	ttpid=$!
-	for _ in $(seq 1200); do
-		grep -q '^trusttop - ' "$1" && return
-		sleep 0.1
-	done
-}
-trusttop_show() {
-	kill -TERM "$ttpid"
-	wait "$ttpid"
-	awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$1"
-}
+. tests/lib/wait.sh
+. tests/lib/trusttop.sh
+trusttop_start() { tt_start "$1" - 120 -b -d 1; }
+trusttop_show() { tt_stop; tt_last_snapshot "$1"; }
 
 for b in "$POLICYCTL" "$TRUSTTOP" "$PY" "$DASH"; do
 	[ -x "$b" ] || { echo "demo: $b is missing: run 'make tools' on the host" >&2; exit 1; }

@@ -12,39 +12,29 @@
 # trusttop/tests/model.sh (written from the fs.trust_policy specification),
 # which must agree; never trusttop's own output.
 . tests/lib/assert.sh
+. tests/lib/build.sh
+. tests/lib/wait.sh
+. tests/lib/fixture.sh
+. tests/lib/trusttop.sh
 . trusttop/tests/model.sh
 SUITE=trusttop-vm-exact
 B=${TRUSTTOP_BUILD:-build/user/trusttop}
 TRUSTTOP=$B/trusttop
 WORKLOAD=$(dirname "$B")/tests/probe/probe
-if [ ! -x "$TRUSTTOP" ] || [ ! -x "$WORKLOAD" ]; then
-	t_fail "no $TRUSTTOP / $WORKLOAD: run 'make -C trusttop' on the host first"
-	t_done "$SUITE"; exit 1
-fi
+need_build "$SUITE" "make -C trusttop" "$TRUSTTOP" "$WORKLOAD"
 
 D=$(mktemp -d /tmp/trusttop-vm.XXXXXX)
-TT_PID=
 cleanup() {
 	[ -n "$TT_PID" ] && kill "$TT_PID" 2>/dev/null
-	umount "$D/noexec" 2>/dev/null
 	rm -rf "$D"
 }
-trap cleanup EXIT
-
-wait_for() {
-	end=$(($(date +%s) + $1)); shift
-	while ! "$@"; do
-		[ "$(date +%s)" -ge "$end" ] && return 1
-		sleep 0.1
-	done
-}
-nonempty() { [ -s "$1" ]; }
+fx_at_exit cleanup
+fx_policy_save
 
 for n in python3 perl lua; do cp "$WORKLOAD" "$D/$n"; done
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
 printf 'x\n' > "$D/nox.txt"; chmod 644 "$D/nox.txt"
-mkdir "$D/noexec"
-mount -t tmpfs -o noexec tt-noexec "$D/noexec" || t_fail "mount noexec tmpfs"
+fx_noexec_tmpfs "$D/noexec" tt-noexec || t_fail "mount noexec tmpfs"
 printf '#!/bin/sh\n' > "$D/noexec/run.sh"; chmod 755 "$D/noexec/run.sh"
 
 # The workload: interpreter, count, file, kind of file (model.sh).
@@ -63,28 +53,40 @@ workload() {
 		[ $? -le 1 ] || exit 1
 	done
 }
+# The runs of a table as "exe api kind count" lines, one per run, in order:
+# TABLE's through trusted_for(2), BOTH's (below) through their interface.
+table_runs() { printf '%s\n' "$TABLE" | awk '{ print $1, "trusted_for", $4, $2 }'; }
+both_runs() { printf '%s\n' "$BOTH" | awk '{ print $1, $2, $6, $4 }'; }
+# mismatches RUNS PREFIX POLICY: each run of RUNS (table_runs, both_runs)
+# whose verdicts ($D/PREFIX<n>, n from 1) are not the model's.
+mismatches() {
+	i=0
+	$1 | while read -r w_exe w_api w_kind w_n; do
+		i=$((i + 1))
+		row_reset; row_add "$w_api" "$3" "$w_kind" "$w_n"
+		[ "$(cat "$D/$2$i")" = "$(row_verdicts)" ] ||
+			printf ' %s %s %s: %s, model: %s;' "$w_exe" "$w_api" "$w_kind" \
+				"$(cat "$D/$2$i")" "$(row_verdicts)"
+	done
+}
 # verify_workload WHAT POLICY: every run got the model's verdicts.
 verify_workload() {
-	i=0 bad=
-	while read -r w_exe w_n w_file w_kind; do
-		i=$((i + 1))
-		row_reset; row_add trusted_for "$2" "$w_kind" "$w_n"
-		[ "$(cat "$D/w$i")" = "$(row_verdicts)" ] ||
-			bad="$bad $w_exe $w_kind: $(cat "$D/w$i"), model: $(row_verdicts);"
+	t_eq "$1: workload's verdicts = model's" "" "$(mismatches table_runs w "$2")"
+}
+# tally_runs RUNS POLICY API EXE: the model's figures (E_*) of the runs of
+# RUNS through API by EXE (empty: any).
+tally_runs() {
+	row_reset
+	while read -r w_exe w_api w_kind w_n; do
+		[ -z "$3" ] || [ "$w_api" = "$3" ] || continue
+		[ -z "$4" ] || [ "$w_exe" = "$4" ] || continue
+		row_add "$w_api" "$2" "$w_kind" "$w_n"
 	done <<-EOF
-	$TABLE
+	$($1)
 	EOF
-	t_eq "$1: workload's verdicts = model's" "" "$bad"
 }
 # tally POLICY [EXE]: the model's figures for one interpreter (or all) in E_*.
-tally() {
-	row_reset
-	while read -r w_exe w_n w_file w_kind; do
-		[ -z "$2" ] || [ "$w_exe" = "$2" ] && row_add trusted_for "$1" "$w_kind" "$w_n"
-	done <<-EOF
-	$TABLE
-	EOF
-}
+tally() { tally_runs table_runs "$1" "" "${2:-}"; }
 # seen: "allowed denied errors" summed over the workload's own reports.
 seen() { cat "$D"/w[0-9]* | awk '{ a += $2; d += $4; e += $6 } END { print a + 0, d + 0, e + 0 }'; }
 
@@ -92,12 +94,10 @@ seen() { cat "$D"/w[0-9]* | awk '{ a += $2; d += $4; e += $6 } END { print a + 0
 # stop with SIGTERM (final snapshot), check the exit status.
 run_trusttop() {
 	out=$1; shift
-	"$TRUSTTOP" "$@" > "$out" 2> "$D/err" &
-	TT_PID=$!
-	if wait_for 120 nonempty "$out"; then t_ok "$* started"; else
+	if tt_start "$out" "$D/err" 120 "$@"; then t_ok "$* started"; else
 		t_fail "$* produced nothing: $(cat "$D/err")"; fi
 	workload || t_fail "workload failed"
-	kill -TERM "$TT_PID"; wait "$TT_PID"; rc=$?; TT_PID=
+	tt_stop; rc=$?
 	t_eq "$*: exit status" 0 "$rc"
 }
 j() { jq -r "$1" "$D/last.json"; }
@@ -160,7 +160,7 @@ echo 3 > /proc/sys/fs/trust_policy
 run_trusttop "$D/p3.txt" -b -d 0.5
 verify_workload "batch" 3
 tally 3
-last=$(awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$D/p3.txt")
+last=$(tt_last_snapshot "$D/p3.txt")
 t_eq "batch: totals line" "Checks: $ISSUED total" "$(printf '%s\n' "$last" | grep -o '^Checks: [0-9]* total')"
 t_eq "batch: allowed/denied" "allowed $E_ALLOWED  denied $E_DENIED" "$(printf '%s\n' "$last" | grep '^Checks: ' | grep -o 'allowed [0-9]*  denied [0-9]*')"
 
@@ -213,34 +213,14 @@ both_workload() {
 	wait $pids # not trusttop's
 }
 # both_tally API [EXE]: the model's figures of one interface (one row).
-both_tally() {
-	row_reset
-	while read -r w_exe w_api w_bits w_n w_file w_kind w_fl; do
-		[ "$w_api" = "$1" ] || continue
-		[ -z "$2" ] || [ "$w_exe" = "$2" ] || continue
-		row_add "$w_api" 3 "$w_kind" "$w_n"
-	done <<-EOF
-	$BOTH
-	EOF
-}
+both_tally() { tally_runs both_runs 3 "$1" "${2:-}"; }
 echo 3 > /proc/sys/fs/trust_policy
-"$TRUSTTOP" --json -d 0.5 > "$D/both.json" 2> "$D/err" &
-TT_PID=$!
-if wait_for 120 nonempty "$D/both.json"; then t_ok "both: started"; else
+if tt_start "$D/both.json" "$D/err" 120 --json -d 0.5; then t_ok "both: started"; else
 	t_fail "both: produced nothing: $(cat "$D/err")"; fi
 both_workload
-kill -TERM "$TT_PID"; wait "$TT_PID"; rc=$?; TT_PID=
+tt_stop; rc=$?
 t_eq "both: exit status" 0 "$rc"
-i=0 bad=
-while read -r w_exe w_api w_bits w_n w_file w_kind w_fl; do
-	i=$((i + 1))
-	row_reset; row_add "$w_api" 3 "$w_kind" "$w_n"
-	[ "$(cat "$D/b$i")" = "$(row_verdicts)" ] ||
-		bad="$bad $w_exe $w_api $w_kind: $(cat "$D/b$i"), model: $(row_verdicts);"
-done <<-EOF
-$BOTH
-EOF
-t_eq "both: each process's verdicts = model's" "" "$bad"
+t_eq "both: each process's verdicts = model's" "" "$(mismatches both_runs b 3)"
 tail -n 1 "$D/both.json" > "$D/last.json"
 t_eq "both: backend" "trusted_for+execve_check (tp_btf)" "$(j .backend)"
 t_eq "both: interfaces" "trusted_for execve_check" "$(j '.apis | join(" ")')"
@@ -278,12 +258,11 @@ t_eq "both: no drop, none left out" "0 0 0" \
 	"$(jq -rs '"\(.[-1].ringbuf_drops) \(.[-1].map_full) \([.[].denials_not_shown // 0] | add)"' "$D/both.json")"
 
 # --api: one interface's rows, in the text view too.
-"$TRUSTTOP" -b -d 0.5 --api execve_check > "$D/api.txt" 2> "$D/err" &
-TT_PID=$!
-wait_for 120 nonempty "$D/api.txt" || t_fail "--api: no output: $(cat "$D/err")"
+tt_start "$D/api.txt" "$D/err" 120 -b -d 0.5 --api execve_check ||
+	t_fail "--api: no output: $(cat "$D/err")"
 both_workload
-kill -TERM "$TT_PID"; wait "$TT_PID"; TT_PID=
-last=$(awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$D/api.txt")
+tt_stop
+last=$(tt_last_snapshot "$D/api.txt")
 t_eq "--api execve_check: rows' interfaces" "execve_check execve_check execve_check" \
 	"$(printf '%s\n' "$last" | awk '$1 ~ /^(python3|perl|lua)$/ {print $3}' | tr '\n' ' ' | sed 's/ $//')"
 both_tally trusted_for
@@ -291,11 +270,10 @@ tf_line="  trusted_for  $((E_ALLOWED + E_DENIED)) checks  allowed $E_ALLOWED  de
 t_eq "text: trusted_for's own line" "$tf_line" "$(printf '%s\n' "$last" | grep '^  trusted_for ')"
 
 # The classic execve_check_verdict tracepoint (kernels without BTF).
-"$TRUSTTOP" --json -d 0.5 --backend execve_check-tp > "$D/ectp.json" 2> "$D/err" &
-TT_PID=$!
-wait_for 120 nonempty "$D/ectp.json" || t_fail "execve_check-tp: no output: $(cat "$D/err")"
+tt_start "$D/ectp.json" "$D/err" 120 --json -d 0.5 --backend execve_check-tp ||
+	t_fail "execve_check-tp: no output: $(cat "$D/err")"
 both_workload
-kill -TERM "$TT_PID"; wait "$TT_PID"; rc=$?; TT_PID=
+tt_stop; rc=$?
 t_eq "execve_check-tp: exit status" 0 "$rc"
 tail -n 1 "$D/ectp.json" > "$D/last.json"
 t_eq "execve_check-tp: backend" "execve_check (tracepoint)" "$(j .backend)"

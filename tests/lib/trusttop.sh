@@ -1,0 +1,45 @@
+# trusttop in tests, demos and benches (POSIX sh; source it after
+# tests/lib/wait.sh).  $TRUSTTOP is the binary.
+# tt_start OUT ERR SECONDS ARGS...: trusttop ARGS in the background
+#   (stdout to OUT, stderr to ERR, or to OUT when ERR is "-"), pid in
+#   TT_PID; returns 0 once its first snapshot is out, 1 when none came in
+#   SECONDS or trusttop ended first.
+# tt_stop: SIGTERM (trusttop writes a last, complete snapshot), wait;
+#   returns trusttop's exit status; TT_PID is emptied.
+# tt_ready FILE: FILE holds a first snapshot (a complete JSON line, or
+#   the header line of the text view).
+# tt_last_snapshot FILE: the last snapshot of the text view in FILE.
+# tt_prog_ids: ids of the loaded BPF programs named as trusttop's verdict
+#   programs, sorted (compare before/after to find one trusttop's own).
+TT_PID=
+tt_ready() {
+	grep -q '^trusttop - ' "$1" 2>/dev/null ||
+		{ has_lines "$1" 1 && head -n 1 "$1" | grep -q '^{'; }
+}
+tt__up() { tt_ready "$1" || ! kill -0 "$TT_PID" 2>/dev/null; }
+tt_start() {
+	_tt_out=$1 _tt_err=$2 _tt_secs=$3
+	shift 3
+	if [ "$_tt_err" = - ]; then
+		"$TRUSTTOP" "$@" > "$_tt_out" 2>&1 &
+	else
+		"$TRUSTTOP" "$@" > "$_tt_out" 2> "$_tt_err" &
+	fi
+	TT_PID=$!
+	wait_for "$_tt_secs" tt__up "$_tt_out"
+	tt_ready "$_tt_out"
+}
+tt_stop() {
+	kill -TERM "$TT_PID"
+	wait "$TT_PID"
+	_tt_rc=$?
+	TT_PID=
+	return $_tt_rc
+}
+tt_last_snapshot() {
+	awk '/^trusttop - /{s=""} {s = s $0 "\n"} END{printf "%s", s}' "$1"
+}
+tt_prog_ids() {
+	bpftool prog show --json |
+		jq -r '.[] | select(.name | test("^(tf_verdict|ec_verdict|execveat)")) | .id' | sort
+}
