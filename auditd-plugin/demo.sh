@@ -3,7 +3,8 @@
 # plugins.d, a policy change, three "interpreters" (the test probe under
 # the names python3, perl and dash) denied on scripts of a noexec mount, then
 # the report of what they were denied. Runs in the trustfor VM (tests/vm/run)
-# unless this kernel already has trusted_for.
+# unless this kernel already has trusted_for.  fs.trust_policy and the
+# mount are put back at exit (need, tests/lib/fixture.sh).
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 1
 if [ ! -e /proc/sys/fs/trust_policy ]; then
@@ -20,9 +21,9 @@ setup_auditd "$D/audit" 5
 start_auditd > /dev/null
 echo "auditd $AUDITD_PID runs with $D/audit/plugins.d/audisp-trusted-for.conf:"
 cat "$D/audit/plugins.d/audisp-trusted-for.conf"
-mkdir -p "$D/bin" "$D/srv/shared"
+mkdir -p "$D/bin"
 for n in python3 perl dash; do cp "$PROBE" "$D/bin/$n"; done
-mount -t tmpfs -o noexec demo-shared "$D/srv/shared"
+fx_tmpfs "$D/srv/shared" noexec demo-shared
 printf 'print("hi")\n' > "$D/srv/shared/report.py"
 printf 'print "hi\\n";\n' > "$D/srv/shared/$(printf 'clean\033[2Jup.pl')"
 printf 'echo hi\n' > "$D/srv/shared/backup.sh"
@@ -35,5 +36,3 @@ say "$D/bin/dash" -n 5 "$D/srv/shared/backup.sh"
 sleep 3
 stop_auditd
 say "$BIN" report --state "$D/audit/state/state.json" -i --table interpreter,file,reason,policy
-echo 1 > /proc/sys/fs/trust_policy
-umount "$D/srv/shared"

@@ -26,6 +26,8 @@
 # usage: TF_BIN=.../audisp-trusted-for sh tests/auditd-fleet.sh
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tests/lib/assert.sh"
+. "$TOP/tests/lib/wait.sh"
+. "$TOP/tests/lib/auditd.sh"
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
 NA=${FLEET_NA:-300} # denials from node-a
 NB=${FLEET_NB:-200} # denials from node-b
@@ -68,40 +70,15 @@ cleanup() {
 }
 trap cleanup EXIT
 
-auditd_conf() { # DIR PORT NAME
-	mkdir -p "$1/plugins.d" "$1/log"
-	cat > "$1/auditd.conf" <<EOC
-local_events = no
-write_logs = yes
-log_file = $1/log/audit.log
-log_format = RAW
-flush = INCREMENTAL_ASYNC
-freq = 1
-max_log_file = 64
-num_logs = 2
-max_log_file_action = ROTATE
-name_format = user
-name = $3
-space_left = 2
-space_left_action = IGNORE
-admin_space_left = 1
-admin_space_left_action = IGNORE
-disk_full_action = IGNORE
-disk_error_action = IGNORE
-tcp_listen_port = $2
-tcp_listen_queue = 5
-tcp_max_per_addr = 5
-tcp_client_max_idle = 0
-use_libwrap = no
-transport = TCP
-distribute_network = yes
-q_depth = 20000
-overflow_action = SYSLOG
-max_restarts = 10
-plugin_dir = $1/plugins.d
-end_of_event_timeout = 2
-EOC
-	chmod 0640 "$1/auditd.conf"
+node_conf() { # DIR PORT NAME: an auditd of the fleet, listening on PORT
+	auditd_conf "$1" RAW "local_events = no" "flush = INCREMENTAL_ASYNC" \
+		"freq = 1" "max_log_file = 64" "num_logs = 2" \
+		"max_log_file_action = ROTATE" "name_format = user" "name = $3" \
+		"tcp_listen_port = $2" "tcp_listen_queue = 5" \
+		"tcp_max_per_addr = 5" "tcp_client_max_idle = 0" \
+		"use_libwrap = no" "transport = TCP" "distribute_network = yes" \
+		"q_depth = 20000" "overflow_action = SYSLOG" "max_restarts = 10" \
+		"end_of_event_timeout = 2"
 }
 
 remote_conf() { # FILE PORT
@@ -159,7 +136,7 @@ gen_ec() {
 }
 
 # receiver R with the plugin
-auditd_conf "$W/r" $PR receiver
+node_conf "$W/r" $PR receiver
 cat > "$W/r/tf.conf" <<EOC
 state_file = $W/r/state/state.json
 save_interval = 2
@@ -181,7 +158,7 @@ R=$!
 pids="$R"
 
 # sender S forwarding to R through its audisp-remote plugin
-auditd_conf "$W/s" $PS sender-a
+node_conf "$W/s" $PS sender-a
 remote_conf "$W/s/remote.conf" $PR
 cat > "$W/s/plugins.d/au-remote.conf" <<EOC
 active = yes
@@ -196,11 +173,8 @@ auditd -n -c "$W/s" > "$W/s/auditd.out" 2>&1 &
 S=$!
 pids="$pids $S"
 
-wait_port() {
-	i=0
-	while ! ss -ltn | grep -q ":$1 " && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
-	ss -ltn | grep -q ":$1 "
-}
+listens() { ss -ltn | grep -q ":$1 "; }
+wait_port() { wait_for 10 listens "$1"; }
 t_run "receiver auditd listens on $PR (namespace loopback)" wait_port $PR
 t_run "sender auditd listens on $PS" wait_port $PS
 sleep 1 # S's audisp-remote connects to R
@@ -222,12 +196,11 @@ IA=$!
 unshare -m --propagation private sh -c "mount --bind '$W/to-r.conf' /etc/audit/audisp-remote.conf &&
 	{ cat '$W/b.log'; sleep 3; } | /sbin/audisp-remote" &
 IB=$!
-wait_lines() { # N: R's log holds N type-1350 records
-	i=0
-	while [ "$(grep -c 'UNKNOWN\[1350\]' "$W/r/log/audit.log" 2>/dev/null)" -lt "$1" ] && [ $i -lt 150 ]; do
-		sleep 0.2; i=$((i + 1))
-	done
-	grep -c 'UNKNOWN\[1350\]' "$W/r/log/audit.log"
+r_records() { grep -c 'UNKNOWN\[1350\]' "$W/r/log/audit.log" 2>/dev/null; }
+r_holds() { [ "$(r_records)" -ge "$1" ]; }
+wait_lines() { # N: R's log holds N type-1350 records (30 s); prints how many
+	wait_for 30 r_holds "$1"
+	r_records
 }
 t_eq "receiver logged every record" $((NA + NB + NE)) "$(wait_lines $((NA + NB + NE)))"
 wait $IA $IB

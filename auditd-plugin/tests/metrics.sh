@@ -9,6 +9,8 @@
 # usage: TF_BIN=path/to/audisp-trusted-for sh metrics.sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/assert.sh"
+. "$TOP/tests/lib/wait.sh"
+. "$TOP/tests/lib/auditd.sh"
 SUITE=auditd-plugin-metrics
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
 DATA=$TOP/tests/data
@@ -174,26 +176,19 @@ save_interval = 3600
 eoe_timeout = 1
 metrics_dir = $W/prom
 EOC
-mkfifo "$W/in"
-start_plugin() {
-	"$BIN" -c "$W/p.conf" < "$W/in" 2>> "$W/plugin.err" &
-	PID=$!
-	exec 3> "$W/in"
-}
-stop_plugin() {
-	kill -TERM "$PID"; wait "$PID"; rc=$?; PID=
-	exec 3>&-
-	return $rc
-}
+start_plugin() { plugin_start "$W" "$W/p.conf"; }
 metric_sum() { # metric_sum FILE: sum of the denial series
 	awk '/^trustfor_denials_total/ { s += $NF } END { print s + 0 }' "$1" 2>/dev/null
 }
+# sum_is FILE N [usr1]: the file's denials add up to N; if not, with usr1,
+# the plugin is asked to write its file (SIGUSR1)
+sum_is() {
+	[ "$(metric_sum "$1")" = "$2" ] && return 0
+	[ -z "${3:-}" ] || kill -USR1 "$PID"
+	return 1
+}
 wait_sum() { # wait_sum FILE N [usr1]: until the file's denials add up to N (10 s)
-	i=0
-	while [ "$(metric_sum "$1")" != "$2" ] && [ $i -lt $((50 * SCALE)) ]; do
-		[ -n "$3" ] && kill -USR1 "$PID"
-		sleep 0.2; i=$((i + 1))
-	done
+	wait_for $((10 * SCALE)) sum_is "$@"
 	metric_sum "$1"
 }
 start_plugin
@@ -208,14 +203,14 @@ t_eq "plugin: last save time set" 1 \
 	"$(awk '/^trustfor_plugin_last_save_timestamp_seconds / { print ($2 > 1700000000) }' "$W/prom/$PROMFILE")"
 lint "plugin file" "$W/prom/$PROMFILE"
 t_eq "only the .prom file in the directory (no temporary left)" "$PROMFILE" "$(ls -A "$W/prom")"
-stop_plugin; rc=$?
+plugin_stop; rc=$?
 t_eq "SIGTERM exits 0" 0 "$rc"
 # restart: the counters go on from the state (monotonic across restarts)
 start_plugin
 grep -a 'UNKNOWN\[1350\]' "$DATA/audit-fleet.log" | tee -a "$W/fed.log" >&3
 n_fleet=$(grep -c 'UNKNOWN\[1350\].* res=0' "$DATA/audit-fleet.log")
 sleep 1.5
-stop_plugin
+plugin_stop
 t_eq "SIGTERM wrote the file; counters kept across the restart" "$((total + n_fleet))" \
 	"$(metric_sum "$W/prom/$PROMFILE")"
 t_eq "restart: web1's python series doubled" \
@@ -227,7 +222,7 @@ start_plugin
 gen web1 '"/usr/bin/python3.11"' noexec_mount 4 7000 | tee -a "$W/fed.log" >&3
 t_eq "save_interval = 1: written without a signal" "$((total + n_fleet + 4))" \
 	"$(wait_sum "$W/prom/$PROMFILE" "$((total + n_fleet + 4))")"
-stop_plugin
+plugin_stop
 sed -i 's/^save_interval.*/save_interval = 3600/' "$W/p.conf"
 base=$((total + n_fleet + 4))
 
@@ -255,7 +250,7 @@ t_eq "read-only metrics_dir: one error line" 1 \
 	"$(grep -c "cannot write metrics to $W/missing/dir/$PROMFILE: Permission denied" "$W/plugin.err")"
 t_run "read-only metrics_dir: still running" kill -0 "$PID"
 chmod 0755 "$W/missing/dir"
-stop_plugin
+plugin_stop
 sed -i "s|^metrics_dir.*|metrics_dir = $W/prom|" "$W/p.conf"
 base=$((base + 5))
 
@@ -302,7 +297,7 @@ P1=$(free_port)
 "$NEBIN" --web.listen-address="127.0.0.1:$P1" --collector.disable-defaults --collector.textfile \
 	--collector.textfile.directory="$W/prom" > "$W/ne.log" 2>&1 &
 NE=$!
-i=0; until get "http://127.0.0.1:$P1/metrics" > /dev/null || [ $i -ge $((50 * SCALE)) ]; do sleep 0.2; i=$((i + 1)); done
+wait_for $((10 * SCALE)) get "http://127.0.0.1:$P1/metrics" > /dev/null
 # the hostile series too, through the exporter's parser
 cp "$W/evil.prom" "$W/prom/evil.prom"
 get "http://127.0.0.1:$P1/metrics" > "$W/scrape1"
@@ -339,10 +334,12 @@ PROM=$!
 API=http://127.0.0.1:$P2/api/v1
 q() { get --data-urlencode "query=$1" ${2:+--data-urlencode "time=$2"} "$API/query"; }
 cp "$W/evil.prom" "$W/prom/evil.prom"
+# q_value QUERY: the value of the query's first result, 0 when none
+q_value() { q "$1" | jq -r '.data.result[0].value[1] // 0'; }
+has_series() { [ "$(q_value 'count(trustfor_denials_total)')" -gt 0 ] 2>/dev/null; }
+sum_stored() { [ "$(q_value 'sum(trustfor_denials_total)')" = "$1" ]; }
 # baseline: scraped a few times before the new denials
-i=0; until [ "$(q 'count(trustfor_denials_total)' | jq -r '.data.result[0].value[1] // 0')" -gt 0 ] 2>/dev/null || [ $i -ge $((150 * SCALE)) ]; do
-	sleep 0.2; i=$((i + 1))
-done
+wait_for $((30 * SCALE)) has_series
 sleep 3
 # the workload: 7 python3 denials on web1, 5 dash on db2, 2 local perl
 GEN_PY=7 GEN_DASH=5 GEN_PERL=2
@@ -354,11 +351,8 @@ GEN_PY=7 GEN_DASH=5 GEN_PERL=2
 GEN=$((GEN_PY + GEN_DASH + GEN_PERL))
 wait_sum "$W/prom/$PROMFILE" $((base + GEN)) usr1 > /dev/null
 # until prometheus stored the new total, then two more scrapes
-i=0
 # (evil.prom adds its 3 + 2 denials, which do not change)
-until [ "$(q 'sum(trustfor_denials_total)' | jq -r '.data.result[0].value[1] // 0')" = $((base + GEN + 5)) ] || [ $i -ge $((150 * SCALE)) ]; do
-	sleep 0.2; i=$((i + 1))
-done
+wait_for $((30 * SCALE)) sum_stored $((base + GEN + 5))
 sleep 2.5
 # increase() without extrapolation: over exactly [first sample, last sample]
 # (every series of the target has the same scrape timestamps: take one's)
@@ -375,5 +369,5 @@ t_eq "prometheus: increase() per interpreter" \
 	"/usr/bin/dash db2 $GEN_DASH;/usr/bin/perl  $GEN_PERL;/usr/bin/python3.11 web1 $GEN_PY;" "$inc"
 t_eq "prometheus: hostile label value" '/tmp/q"b\\c\nd\xff\xe2\x80\xae.py' \
 	"$(q 'trustfor_denials_total{exe=~"/tmp/q.*"}' | jq -r '.data.result[0].metric.exe')"
-stop_plugin
+plugin_stop
 t_done "$SUITE"

@@ -6,6 +6,8 @@
 # usage: TF_BIN=path/to/audisp-trusted-for sh plugin-cli.sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/assert.sh"
+. "$TOP/tests/lib/wait.sh"
+. "$TOP/tests/lib/auditd.sh"
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
 DATA=$TOP/tests/data
 W=$(mktemp -d /tmp/tf-plugin-cli.XXXXXX)
@@ -114,18 +116,13 @@ state_file = $W/st/state.json
 save_interval = 3600
 eoe_timeout = 1
 EOC
-mkfifo "$W/in"
-start_plugin() {
-	"$BIN" -c "$W/p.conf" < "$W/in" 2>> "$W/plugin.err" &
-	PID=$!
-	exec 3> "$W/in"
-}
+start_plugin() { plugin_start "$W" "$W/p.conf"; }
 state_denials() {
 	"$BIN" report --state "$W/st/state.json" 2>/dev/null | sed -n 's/^Number of denials: //p'
 }
-wait_state() { # wait_state N: until the saved state holds N denials
-	i=0
-	while [ "$(state_denials)" != "$1" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+state_holds() { [ "$(state_denials)" = "$1" ]; }
+wait_state() { # wait_state N: until the saved state holds N denials (10 s)
+	wait_for 10 state_holds "$1"
 	state_denials
 }
 start_plugin
@@ -142,7 +139,7 @@ t_eq "state timeline: both writers, escaped" 2 "$n"
 sed -i "s|^state_file.*|state_file = $W/st/other.json|" "$W/p.conf"
 kill -HUP $PID; sleep 0.5
 kill -USR1 $PID; sleep 0.5
-i=0; while [ ! -s "$W/st/other.json" ] && [ $i -lt 25 ]; do sleep 0.2; i=$((i + 1)); done
+wait_for 5 nonempty "$W/st/other.json"
 t_eq "SIGHUP reloaded state_file" 12 "$("$BIN" report --state "$W/st/other.json" | sed -n 's/^Number of denials: //p')"
 sed -i "s|^state_file.*|state_file = $W/st/state.json|" "$W/p.conf"
 kill -HUP $PID; sleep 0.5
@@ -153,8 +150,7 @@ t_run "bad config on SIGHUP: still running" kill -0 $PID
 t_eq "bad config on SIGHUP: logged" 1 "$(grep -c 'save_interval must be 1..86400 seconds; keeping the running configuration' "$W/plugin.err")"
 sed -i '$d' "$W/p.conf"
 cat "$DATA/audit-fleet.log" >&3
-kill -TERM $PID; wait $PID; rc=$?
-exec 3>&-
+plugin_stop; rc=$?
 t_eq "SIGTERM exits 0" 0 "$rc"
 t_eq "SIGTERM flushed and saved" 18 "$(state_denials)"
 

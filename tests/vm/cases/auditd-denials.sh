@@ -13,22 +13,17 @@ SUITE=auditd-vm-denials
 need
 
 D=$(mktemp -d /tmp/tf-auditd.XXXXXX)
-cleanup() {
-	[ -n "$AUDITD_PID" ] && kill "$AUDITD_PID" 2>/dev/null
-	umount "$D/noexec" 2>/dev/null
-}
-trap cleanup EXIT
 setup_auditd "$D/audit" 1
 start_auditd
 
 # three interpreters (one with a tab in its name) and three hostile file names
-mkdir -p "$D/bin" "$D/noexec"
+mkdir -p "$D/bin"
 chmod 0755 "$D" "$D/bin" # the unprivileged probe below runs from $D/bin
 cp "$PROBE" "$D/bin/python3"
 cp "$PROBE" "$D/bin/perl"
 cp "$PROBE" "$D/bin/$(printf 'lua\tx')"
 cp "$PROBE" "$D/bin/ruby"
-mount -t tmpfs -o noexec tf-noexec "$D/noexec"
+fx_tmpfs "$D/noexec" noexec tf-noexec
 F1=$(printf '%s/noexec/evil\n\033[31mred.py' "$D")
 F2=$(printf '%s/noexec/bad\377\376.pl' "$D")
 F3="$D/noexec/has space ü.lua"

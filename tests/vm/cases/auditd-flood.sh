@@ -14,15 +14,9 @@ need
 N=${FLOOD_N:-100000}
 
 D=$(mktemp -d /tmp/tf-flood.XXXXXX)
-cleanup() {
-	[ -n "$AUDITD_PID" ] && kill "$AUDITD_PID" 2>/dev/null
-	umount "$D/noexec" 2>/dev/null
-}
-trap cleanup EXIT
 setup_auditd "$D/audit" 5
 start_auditd
-mkdir -p "$D/noexec"
-mount -t tmpfs -o noexec tf-noexec "$D/noexec"
+fx_tmpfs "$D/noexec" noexec tf-noexec
 printf 'x\n' > "$D/noexec/f.py"
 echo 1 > /proc/sys/fs/trust_policy
 cp "$PROBE" "$D/python3"

@@ -31,6 +31,9 @@
 # shared read-write).
 set -u
 . tests/lib/assert.sh
+. tests/lib/wait.sh
+. tests/lib/fixture.sh
+. tests/lib/auditd.sh
 bin=${TF_SELFTEST_BIN:-build/kernel-debug/selftests/trusted_for_test}
 stress=build/tests/tf-stress
 calls=${TF_STRESS_CALLS:-1050000}
@@ -96,9 +99,8 @@ auditd_pid=
 cleanup() {
 	[ -n "$auditd_pid" ] && kill "$auditd_pid" 2>/dev/null
 	kill "$follower" 2>/dev/null
-	umount /tmp/tf-stress/exec /tmp/tf-stress/noexec 2>/dev/null
 }
-trap cleanup EXIT
+fx_at_exit cleanup
 
 # 1. The selftests.
 t0=$(date +%s)
@@ -121,9 +123,8 @@ echo "# selftests: $(elapsed "$t0") s"
 # 2. The stress, audit on.
 SUITE=kernel-debug-stress
 t0=$(date +%s)
-mkdir -p /tmp/tf-stress/exec /tmp/tf-stress/noexec
-mount -t tmpfs -o mode=0755 tf-exec /tmp/tf-stress/exec &&
-	mount -t tmpfs -o mode=0755,noexec tf-noexec /tmp/tf-stress/noexec
+fx_tmpfs /tmp/tf-stress/exec mode=0755 tf-exec &&
+	fx_tmpfs /tmp/tf-stress/noexec mode=0755,noexec tf-noexec
 t_eq "tmpfs mounts for tf-stress" 0 $?
 [ -w "$EV" ] || t_fail "no $EV: the tracepoint part cannot run"
 # auditd slows the calls down (about 5000 a second against 30000 without
@@ -153,32 +154,10 @@ t_eq "audit enabled, no daemon" "enabled 1 pid 0" \
 stress_run no-auditd "$n1" 480
 
 A=$(mktemp -d /tmp/tf-debug-audit.XXXXXX)
-mkdir -p "$A/plugins.d" "$A/log"
-cat > "$A/auditd.conf" <<EOC
-local_events = yes
-write_logs = yes
-log_file = $A/log/audit.log
-log_format = RAW
-flush = NONE
-max_log_file = 20
-max_log_file_action = ROTATE
-num_logs = 2
-space_left = 2
-space_left_action = IGNORE
-admin_space_left = 1
-admin_space_left_action = IGNORE
-disk_full_action = IGNORE
-disk_error_action = IGNORE
-plugin_dir = $A/plugins.d
-EOC
-chmod 0640 "$A/auditd.conf"
-auditd -n -c "$A" > "$A/auditd.out" 2>&1 &
-auditd_pid=$!
-for _ in $(seq 100); do
-	[ "$(auditctl -s | sed -n 's/^pid //p')" = "$auditd_pid" ] && break
-	kill -0 "$auditd_pid" 2>/dev/null || break
-	sleep 0.2
-done
+auditd_conf "$A" RAW "local_events = yes" "flush = NONE" \
+	"max_log_file = 20" "max_log_file_action = ROTATE" "num_logs = 2"
+auditd_start "$A" 20
+auditd_pid=$AUDITD_PID
 t_eq "auditd registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
 auditctl -b 8192 > /dev/null
 stress_run auditd "$n2" 300

@@ -12,15 +12,21 @@
 #     with their reason, instead of failing or aborting; the others pass.
 SUITE=kernel-selftests-state
 . tests/lib/assert.sh
+. tests/lib/build.sh
+. tests/lib/wait.sh
+. tests/lib/fixture.sh
+. tests/lib/auditd.sh
 bin=${TF_SELFTEST_BIN:-build/kernel/selftests/trusted_for_test}
 T=/sys/kernel/tracing
 EV=$T/events/trusted_for/trusted_for_verdict
 
-if [ ! -x "$bin" ] || [ ! -e /proc/sys/fs/trust_policy ]; then
-	t_fail "no $bin or not the patched kernel: run 'make kernel', then this case through tests/vm/run"
+need_build "$SUITE" "make kernel" "$bin"
+if [ ! -e /proc/sys/fs/trust_policy ]; then
+	t_fail "not the patched kernel: run this case through tests/vm/run"
 	t_done kernel-selftests-state
 	exit 1
 fi
+fx_policy_save
 
 # 1. The whole suite, with global state that differs from every default.
 echo 1 > /proc/sys/fs/trust_policy
@@ -71,31 +77,11 @@ t_done kernel-selftests-state
 SUITE=kernel-selftests-degraded
 T_PASS=0 T_FAIL=0 T_SKIP=0
 A=$(mktemp -d /tmp/tf-selftests-audit.XXXXXX)
-mkdir -p "$A/plugins.d" "$A/log"
-cat > "$A/auditd.conf" <<EOC
-local_events = yes
-write_logs = yes
-log_file = $A/log/audit.log
-log_format = RAW
-flush = NONE
-max_log_file = 100
-max_log_file_action = ROTATE
-space_left = 2
-space_left_action = IGNORE
-admin_space_left = 1
-admin_space_left_action = IGNORE
-disk_full_action = IGNORE
-disk_error_action = IGNORE
-plugin_dir = $A/plugins.d
-EOC
-chmod 0640 "$A/auditd.conf"
-auditd -n -c "$A" > "$A/auditd.out" 2>&1 &
-auditd_pid=$!
-trap 'kill $auditd_pid 2>/dev/null' EXIT
-for _ in $(seq 100); do
-	[ "$(auditctl -s | sed -n 's/^pid //p')" = "$auditd_pid" ] && break
-	sleep 0.2
-done
+auditd_conf "$A" RAW "local_events = yes" "flush = NONE" \
+	"max_log_file = 100" "max_log_file_action = ROTATE"
+fx_at_exit auditd_kill
+auditd_start "$A" 20
+auditd_pid=$AUDITD_PID
 t_eq "auditd registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
 
 out=$(unshare -m /bin/sh -c "
@@ -118,4 +104,5 @@ t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p
 t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* execve_check.* 2>/dev/null)"
 kill $auditd_pid
 wait $auditd_pid 2>/dev/null
+AUDITD_PID=
 t_done kernel-selftests-degraded
