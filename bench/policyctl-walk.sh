@@ -39,9 +39,9 @@
 #        (root; the tmpfs needs ~1 GB per 1M files)
 set -u
 # a private mount namespace: the tmpfs stays invisible to everyone else
-if [ -z "${PC_BENCH_NS:-}" ]; then
-	exec env PC_BENCH_NS=1 unshare -m --propagation private bash "$0" "$@"
-fi
+# shellcheck source=SCRIPTDIR/../tests/lib/mountns.sh
+. "$(dirname "$0")/../tests/lib/mountns.sh"
+mountns_reexec bash "$0" "$@"
 N=${1:-1000000}
 case $N in
 '' | *[!0-9]*) echo "policyctl-walk: N '$N' is not a number of files: give e.g. 1000000" >&2; exit 2 ;;

@@ -2,7 +2,8 @@
 # make -C policyctl demo: policyctl check on a staged tree (a noexec mount
 # holding scripts, a script without its x bit), a refused apply, the fix, a
 # successful apply, status, rollback. Runs in the trustfor VM
-# (tests/vm/run) unless this kernel already has trusted_for.
+# (tests/vm/run) unless this kernel already has trusted_for, in a private
+# mount namespace; fs.trust_policy is put back at exit.
 # usage: policyctl/demo.sh [POLICYCTL]
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -11,21 +12,21 @@ if [ ! -e /proc/sys/fs/trust_policy ]; then
 	echo "(this kernel has no trusted_for: running the demo in the trustfor VM)"
 	cd "$top" && exec tests/vm/run -- bash policyctl/demo.sh "$P"
 fi
-if [ -z "${PC_DEMO_NS:-}" ]; then
-	exec env PC_DEMO_NS=1 unshare -m --propagation private bash "$0" "$@"
-fi
+. "$top/tests/lib/mountns.sh"
+mountns_reexec bash "$0" "$@"
+. "$top/tests/lib/fixture.sh"
 export POLICYCTL_STATE=/run/policyctl/last-apply
 say() { printf '\n\033[1m$ %s\033[0m\n' "$*"; "$@"; echo "(exit $?)"; }
 
 D=/tmp/demo
-mkdir -p $D && mount -t tmpfs -o mode=0755 demo $D
-mkdir -p $D/srv/app $D/home/shared
-mount -t tmpfs -o noexec,mode=0755 shared $D/home/shared
+fx_tmpfs $D mode=0755 demo
+mkdir -p $D/srv/app
+fx_noexec_tmpfs $D/home/shared shared
 printf '#!/bin/sh\necho deploying\n' > $D/srv/app/deploy.sh; chmod 0755 $D/srv/app/deploy.sh
 printf 'print("report")\n' > $D/srv/app/report.py; chmod 0644 $D/srv/app/report.py
 printf '#!/bin/sh\necho backup\n' > $D/home/shared/backup.sh; chmod 0755 $D/home/shared/backup.sh
 printf '#!/bin/sh\necho sync\n' > $D/home/shared/sync; chmod 0755 $D/home/shared/sync
-old=$(cat /proc/sys/fs/trust_policy)
+fx_policy_save
 
 say "$P" status
 say "$P" check --policy 3 --path $D
@@ -39,5 +40,3 @@ say "$P" check --policy 3 --path $D
 say "$P" apply --policy 3 --path $D
 say "$P" status
 say "$P" rollback
-echo "$old" > /proc/sys/fs/trust_policy
-umount $D/home/shared $D

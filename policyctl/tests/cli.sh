@@ -7,7 +7,7 @@
 # walker threads, io_uring or not, another user), explain (any file type,
 # other mount namespaces, a chroot, kernel-internal mounts), and check
 # --if-restrict-file against the kernel's AT_EXECVE_CHECK. Mounts are made
-# in a private mount namespace (unshare -m).
+# in a private mount namespace (tests/lib/mountns.sh).
 # usage: POLICYCTL=path/to/policyctl bash tests/cli.sh
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,22 +15,18 @@ top=$(cd "$here/../.." && pwd)
 P=${POLICYCTL:-$top/build/user/policyctl/policyctl}
 PY=/usr/bin/python3
 
-if [ -z "${PC_CLI_INNER:-}" ]; then
-	exec env PC_CLI_INNER=1 POLICYCTL="$P" unshare -m --propagation private bash "$0" "$@"
-fi
+. "$top/tests/lib/mountns.sh"
+export POLICYCTL="$P"
+mountns_reexec bash "$0" "$@"
 . "$top/tests/lib/assert.sh"
+. "$top/tests/lib/run.sh"
+. "$top/tests/lib/wait.sh"
 SUITE=policyctl-cli
 
 tmp=$(mktemp -d /tmp/pc-cli.XXXXXX)
 trap 'umount -R "$tmp/t" "$tmp/crfs" 2>/dev/null; rm -rf "$tmp"' EXIT
 
-# run CMD...: sets rc, out, err
-run() {
-	"$@" > "$tmp/out" 2> "$tmp/err"
-	rc=$?
-	out=$(cat "$tmp/out")
-	err=$(cat "$tmp/err")
-}
+run_files "$tmp"
 # usage_error WHAT PATTERN: exit 2, one stderr line matching PATTERN
 usage_error() {
 	t_eq "$1: exit 2" 2 "$rc"
@@ -308,7 +304,7 @@ unshare -m --propagation private sh -c '
 	printf "#!/bin/sh\n" > "$1/otherns/o.sh"; chmod 0755 "$1/otherns/o.sh"
 	: > "$2/nsready"; exec sleep 600' sh "$t" "$tmp" &
 nspid=$!
-for _ in $(seq 100); do [ -e "$tmp/nsready" ] && break; sleep 0.1; done
+wait_for 10 test -e "$tmp/nsready"
 run "$P" explain --policy 2 --user root "/proc/$nspid/root$t/otherns/o.sh"
 t_eq "other mount namespace, policy 2: its tmpfs is a normal mount (not a pseudo fs)" \
 	"allow - policy=2 user=root /proc/$nspid/root$t/otherns/o.sh" "$out"

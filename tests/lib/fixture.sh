@@ -6,6 +6,8 @@
 # fx_tmpfs DIR OPTIONS NAME: mkdir -p DIR, mount a tmpfs there (mount -o
 #   OPTIONS), unmounted (lazily, with what is under it) at exit.
 # fx_noexec_tmpfs DIR NAME: the same, mounted noexec (mode 0755).
+# fx_tmpdir TEMPLATE: FX_DIR is a new directory (mktemp -d TEMPLATE),
+#   removed with what it holds at exit.
 # fx_policy_save: fs.trust_policy as it is now comes back at exit; its old
 #   value is in FX_POLICY.
 FX_UNDO=
@@ -26,6 +28,10 @@ $FX_UNDO"
 }
 # fx_quote WORD: WORD in single quotes, for a command string
 fx_quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+fx_tmpdir() {
+	FX_DIR=$(mktemp -d "$1") || return 1
+	fx_at_exit "rm -rf $(fx_quote "$FX_DIR")"
+}
 fx_tmpfs() {
 	mkdir -p "$1" || return 1
 	mount -t tmpfs -o "$2" "$3" "$1" || return 1
