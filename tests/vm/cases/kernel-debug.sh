@@ -30,9 +30,7 @@
 # Logs and the kernel log: build/test-logs/kernel-debug/ (the repository is
 # shared read-write).
 set -u
-. tests/lib/assert.sh
-. tests/lib/wait.sh
-. tests/lib/fixture.sh
+. tests/lib/case.sh
 . tests/lib/auditd.sh
 bin=${TF_SELFTEST_BIN:-build/kernel-debug/selftests/trusted_for_test}
 stress=build/tests/tf-stress

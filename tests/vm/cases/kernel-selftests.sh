@@ -11,10 +11,7 @@
 #     namespace) and a real auditd registered: the tests that need them skip
 #     with their reason, instead of failing or aborting; the others pass.
 SUITE=kernel-selftests-state
-. tests/lib/assert.sh
-. tests/lib/build.sh
-. tests/lib/wait.sh
-. tests/lib/fixture.sh
+. tests/lib/case.sh
 . tests/lib/auditd.sh
 bin=${TF_SELFTEST_BIN:-build/kernel/selftests/trusted_for_test}
 T=/sys/kernel/tracing

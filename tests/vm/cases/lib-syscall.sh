@@ -7,11 +7,10 @@
 # reads back the same value.
 # The binary is built by the host suite (make -C lib check).
 # vm-after: host
+. tests/lib/case.sh
 bin=build/asan/lib/tests/test_trustedfor
-if [ ! -x "$bin" ]; then
-	echo "lib-syscall: $bin is missing: run 'make -C lib check' first" >&2
-	exit 1
-fi
+need_build lib-syscall "make -C lib check" "$bin"
+fx_policy_save
 for policy in 0 1 2 3; do
 	if ! echo "$policy" > /proc/sys/fs/trust_policy; then
 		echo "lib-syscall: cannot set fs.trust_policy=$policy" >&2
@@ -20,4 +19,3 @@ for policy in 0 1 2 3; do
 	fi
 	TF_TEST_POLICY=$policy tests/lib/tap-result.sh "lib-syscall-policy$policy" "$bin"
 done
-echo 0 > /proc/sys/fs/trust_policy

@@ -28,22 +28,20 @@
 # Needs a host build first: make -C policyctl
 SUITE=policyctl-proof
 top=$(cd "$(dirname "$0")/../../.." && pwd)
-. "$top/tests/lib/assert.sh"
+TF_LIB=$top/tests/lib
+. "$TF_LIB/case.sh"
 P=$top/build/user/policyctl/policyctl
 PROBE=$top/build/user/tests/probe/probe
 PIN_MAP=$top/build/user/policyctl/tf-pin-map
 POLICY=/proc/sys/fs/trust_policy
 PY=/usr/bin/python3
 
-if [ ! -x "$P" ] || [ ! -x "$PROBE" ] || [ ! -x "$PIN_MAP" ]; then
-	t_fail "host build present ($P, $PROBE, $PIN_MAP): run make -C policyctl"
-	t_done $SUITE; exit 1
-fi
+need_build $SUITE "make -C policyctl" "$P" "$PROBE" "$PIN_MAP"
 if [ ! -w "$POLICY" ]; then
 	t_fail "$POLICY writable (patched kernel, root)"
 	t_done $SUITE; exit 1
 fi
-old_policy=$(cat $POLICY)
+fx_policy_save
 
 # The users are added to the VM's /etc copy directly: useradd needs fcntl
 # locks, which the VM kernel may lack (CONFIG_FILE_LOCKING).
@@ -62,14 +60,48 @@ mount -o remount,bind,noexec $C/bindnx
 nspid=
 busy1=
 cleanup() {
-	echo "$old_policy" > $POLICY
 	[ -n "$busy1" ] && exec {busy1}>&- {busy2}>&- {busy3}>&-
 	[ -n "$nspid" ] && kill "$nspid" 2>/dev/null
 	rmdir $C/cg/pcproof 2>/dev/null
 	umount $C/sec $C/dbg $C/bpf $C/cg $C/mq $C/bindnx $C/nx 2>/dev/null
 	umount $C 2>/dev/null
 }
-trap cleanup EXIT
+fx_at_exit cleanup
+
+# verdict_case PREFIX WHAT KERNEL PREDICTED [FILE]: one case of the
+# comparison, counted in ${PREFIX}missing when a side has no verdict, else
+# in ${PREFIX}both, and in ${PREFIX}agree when the two agree; a missing
+# verdict and a mismatch are printed (WHAT names the case, FILE's mode,
+# owner and type are added to a mismatch).
+verdict_case() {
+	local -n vc_missing=${1}missing vc_both=${1}both vc_agree=${1}agree
+	if [ -z "$3" ] || [ -z "$4" ]; then
+		vc_missing=$((vc_missing + 1))
+		echo "# MISSING $2: kernel=${3:-missing} predicted=${4:-missing}"
+		return
+	fi
+	vc_both=$((vc_both + 1))
+	if [ "$3" = "$4" ]; then
+		vc_agree=$((vc_agree + 1))
+	else
+		echo "# MISMATCH $2: kernel=$3 predicted=$4${5:+ ($(stat -L -c '%A %U:%G %T' "$5"))}"
+	fi
+}
+# check_denied WHAT VERB WANT: the policyctl check just run
+# (/tmp/pc-check.json, its exit status in rc) gives JSON that parses, exits
+# 1 when it VERBs a script, else 0, and VERBs the scripts WANT lists (sorted).
+check_denied() {
+	local got
+	if got=$(jq -r '.denied[].path' < /tmp/pc-check.json); then
+		got=$(echo "$got" | sort)
+		t_ok "$1 --json output parses"
+	else
+		t_fail "$1 --json output parses: $(head -c 300 /tmp/pc-check.json) $(cat /tmp/pc-check.err)"
+		got=unparsable
+	fi
+	t_eq "$1 exits 1 when it $2, else 0" "$([ -n "$3" ] && echo 1 || echo 0)" "$rc"
+	t_eq "$1 $2 what the kernel $2 ($(echo "$3" | grep -c .) files)" "$3" "$got"
+}
 
 # The generator counts what it makes (made), independently of the lists the
 # comparison walks: those are read back from the file system (find) or
@@ -228,7 +260,7 @@ unshare -m --propagation private sh -c '
 	: > $C/nsready
 	exec sleep 3600' sh $C &
 nspid=$!
-for _ in $(seq 100); do [ -e $C/nsready ] && break; sleep 0.1; done
+wait_for 10 test -e $C/nsready
 t_eq "other mount namespace ready" yes "$([ -e $C/nsready ] && echo yes)"
 t_eq "its mounts are not ours" "" "$(find $C/nsnx $C/nsex -mindepth 1)"
 for f in nsnx/a.sh nsnx/b.sh nsnx/c.sh nsex/d.sh nsex/e.sh; do
@@ -259,17 +291,7 @@ for pol in 0 1 2 3; do
 			t_fail "explain errors: $(cat /tmp/pc-explain.err)"
 		fi
 		for f in "${files[@]}"; do
-			if [ -z "${kern[$f]:-}" ] || [ -z "${pred[$f]:-}" ]; then
-				missing=$((missing + 1))
-				echo "# MISSING policy=$pol uid=$uid $f: kernel=${kern[$f]:-missing} predicted=${pred[$f]:-missing}"
-				continue
-			fi
-			both=$((both + 1))
-			if [ "${kern[$f]}" = "${pred[$f]}" ]; then
-				agree=$((agree + 1))
-			else
-				echo "# MISMATCH policy=$pol uid=$uid $f: kernel=${kern[$f]} predicted=${pred[$f]} ($(stat -L -c '%A %U:%G %T' "$f"))"
-			fi
+			verdict_case "" "policy=$pol uid=$uid $f" "${kern[$f]:-}" "${pred[$f]:-}" "$f"
 		done
 		# pipe, memfd and socket fds, created by the subject
 		coproc PRB { "$PROBE" --as $uid -a trusted_for --hold "${fds[@]}"; }
@@ -282,15 +304,7 @@ for pol in 0 1 2 3; do
 			*)	echo "# probe: $v $e $api $kind $procpath"; v= ;;
 			esac
 			case $pv in allow|deny) ;; *) pv= ;; esac
-			if [ -z "$v" ] || [ -z "$pv" ]; then
-				missing=$((missing + 1))
-				echo "# MISSING policy=$pol uid=$uid $kind: kernel=${v:-missing} predicted=${pv:-missing}"
-				continue
-			fi
-			both=$((both + 1))
-			if [ "$v" = "$pv" ]; then agree=$((agree + 1)); else
-				echo "# MISMATCH policy=$pol uid=$uid $kind: kernel=$v predicted=$pv"
-			fi
+			verdict_case "" "policy=$pol uid=$uid $kind" "$v" "$pv"
 		done
 		exec {PRB[1]}>&-
 		wait $PRB_PID 2>/dev/null
@@ -300,16 +314,7 @@ for pol in 0 1 2 3; do
 		"$P" check --policy $pol --path $C --user $uid --json --all > /tmp/pc-check.json 2>/tmp/pc-check.err
 		rc=$?
 		want=$(for f in "${scripts[@]}"; do [ "${kern[$f]:-}" = deny ] && echo "$f"; done | sort)
-		if got=$(jq -r '.denied[].path' < /tmp/pc-check.json); then
-			got=$(echo "$got" | sort)
-			t_ok "policy $pol uid $uid: check --json output parses"
-		else
-			t_fail "policy $pol uid $uid: check --json output parses: $(head -c 300 /tmp/pc-check.json) $(cat /tmp/pc-check.err)"
-			got=unparsable
-		fi
-		t_eq "policy $pol uid $uid: check exits 1 when it denies, else 0" \
-			"$([ -n "$want" ] && echo 1 || echo 0)" "$rc"
-		t_eq "policy $pol uid $uid: check denies what the kernel denies ($(echo "$want" | grep -c .) files)" "$want" "$got"
+		check_denied "policy $pol uid $uid: check" denies "$want"
 		unset kern pred
 	done
 done
@@ -361,17 +366,7 @@ for uid in $ec_uids; do
 		t_fail "explain --model execve_check errors: $(cat /tmp/pc-explain.err)"
 	fi
 	for f in "${files[@]}"; do
-		if [ -z "${kern[$f]:-}" ] || [ -z "${pred[$f]:-}" ]; then
-			ec_missing=$((ec_missing + 1))
-			echo "# MISSING execve_check uid=$uid $f: kernel=${kern[$f]:-missing} predicted=${pred[$f]:-missing}"
-			continue
-		fi
-		ec_both=$((ec_both + 1))
-		if [ "${kern[$f]}" = "${pred[$f]}" ]; then
-			ec_agree=$((ec_agree + 1))
-		else
-			echo "# MISMATCH execve_check uid=$uid $f: kernel=${kern[$f]} predicted=${pred[$f]} ($(stat -L -c '%A %U:%G %T' "$f"))"
-		fi
+		verdict_case ec_ "execve_check uid=$uid $f" "${kern[$f]:-}" "${pred[$f]:-}" "$f"
 	done
 	coproc PRB { "$PROBE" --as $uid -a execve_check --hold "${fds[@]}"; }
 	for _ in "${fds[@]}"; do
@@ -385,15 +380,7 @@ for uid in $ec_uids; do
 		*)	echo "# probe: $v $e $api $kind $procpath"; v= ;;
 		esac
 		case $pv in allow|deny|busy) ;; *) pv= ;; esac
-		if [ -z "$v" ] || [ -z "$pv" ]; then
-			ec_missing=$((ec_missing + 1))
-			echo "# MISSING execve_check uid=$uid $kind: kernel=${v:-missing} predicted=${pv:-missing}"
-			continue
-		fi
-		ec_both=$((ec_both + 1))
-		if [ "$v" = "$pv" ]; then ec_agree=$((ec_agree + 1)); else
-			echo "# MISMATCH execve_check uid=$uid $kind: kernel=$v predicted=$pv"
-		fi
+		verdict_case ec_ "execve_check uid=$uid $kind" "$v" "$pv"
 	done
 	exec {PRB[1]}>&-
 	wait $PRB_PID 2>/dev/null
@@ -401,16 +388,7 @@ for uid in $ec_uids; do
 	"$P" check --if-restrict-file --path $C --user $uid --json --all > /tmp/pc-check.json 2>/tmp/pc-check.err
 	rc=$?
 	want=$(for f in "${scripts[@]}"; do case ${kern[$f]:-} in deny|busy) echo "$f" ;; esac; done | sort)
-	if got=$(jq -r '.denied[].path' < /tmp/pc-check.json); then
-		got=$(echo "$got" | sort)
-		t_ok "execve_check uid $uid: check --if-restrict-file --json output parses"
-	else
-		t_fail "execve_check uid $uid: check --if-restrict-file --json output parses: $(head -c 300 /tmp/pc-check.json) $(cat /tmp/pc-check.err)"
-		got=unparsable
-	fi
-	t_eq "execve_check uid $uid: check --if-restrict-file exits 1 when it refuses, else 0" \
-		"$([ -n "$want" ] && echo 1 || echo 0)" "$rc"
-	t_eq "execve_check uid $uid: check --if-restrict-file refuses what the kernel refuses ($(echo "$want" | grep -c .) files)" "$want" "$got"
+	check_denied "execve_check uid $uid: check --if-restrict-file" refuses "$want"
 	unset kern pred
 done
 # the generator's count: files made x 3 subjects (no policy)

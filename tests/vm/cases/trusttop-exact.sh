@@ -11,10 +11,7 @@
 # the verdicts each workload run got from the kernel, and the model of
 # trusttop/tests/model.sh (written from the fs.trust_policy specification),
 # which must agree; never trusttop's own output.
-. tests/lib/assert.sh
-. tests/lib/build.sh
-. tests/lib/wait.sh
-. tests/lib/fixture.sh
+. tests/lib/case.sh
 . tests/lib/trusttop.sh
 . trusttop/tests/model.sh
 SUITE=trusttop-vm-exact

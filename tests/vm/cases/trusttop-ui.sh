@@ -4,10 +4,7 @@
 # Needs `make -C trusttop` run beforehand. The figures on screen are the
 # model's (trusttop/tests/model.sh) for what the workload issued, and the
 # workload's own verdicts must be the model's too.
-. tests/lib/assert.sh
-. tests/lib/build.sh
-. tests/lib/wait.sh
-. tests/lib/fixture.sh
+. tests/lib/case.sh
 . tests/lib/tmux.sh
 . trusttop/tests/model.sh
 SUITE=trusttop-vm-ui
