@@ -55,15 +55,27 @@ trap 'rm -rf "$D"' EXIT
 trap 'exit 130' INT TERM
 LOG=$D/audit.log
 
+# generate ERR OTHERS GEN-ARGS...: the generator run with GEN-ARGS (its
+# report in $D/ERR, shown); G_DENIALS, G_CHANGES and, with OTHERS=yes,
+# G_OTHERS its own count of the records it wrote; exit 1 when unreadable.
+generate() {
+	e=$D/$1 o=$2
+	shift 2
+	"$GEN" "$@" 2> "$e" || { cat "$e" >&2; exit 1; }
+	cat "$e"
+	G_DENIALS=$(sed -n 's/^gen-audit-log: \([0-9]*\) denials .*/\1/p' "$e")
+	G_CHANGES=$(sed -n 's/.* \([0-9]*\) CONFIG_CHANGE records$/\1/p' "$e")
+	G_OTHERS=$(sed -n 's/^gen-audit-log: \([0-9]*\) other records$/\1/p' "$e")
+	g="$G_DENIALS/$G_CHANGES"
+	[ "$o" = yes ] && g="$g/$G_OTHERS"
+	case "$g" in
+	*[!0-9/]* | /* | */ | *//*) echo "bench: cannot read the generator's counts in: $(cat "$e")" >&2; exit 1 ;;
+	esac
+}
+
 echo "bench: generating $N records ($PATHS distinct paths) into $LOG"
-"$GEN" -n "$N" -p "$PATHS" -o "$LOG" 2> "$D/gen.err" || { cat "$D/gen.err" >&2; exit 1; }
-cat "$D/gen.err"
-# The generator's own count of the records it wrote.
-GEN_DENIALS=$(sed -n 's/^gen-audit-log: \([0-9]*\) denials .*/\1/p' "$D/gen.err")
-GEN_CHANGES=$(sed -n 's/.* \([0-9]*\) CONFIG_CHANGE records$/\1/p' "$D/gen.err")
-case "$GEN_DENIALS/$GEN_CHANGES" in
-*[!0-9/]* | /* | */) echo "bench: cannot read the generator's counts in: $(cat "$D/gen.err")" >&2; exit 1 ;;
-esac
+generate gen.err no -n "$N" -p "$PATHS" -o "$LOG"
+GEN_DENIALS=$G_DENIALS GEN_CHANGES=$G_CHANGES
 LINES=$(wc -l < "$LOG")
 MIB=$(du -m "$LOG" | cut -f1)
 
@@ -72,20 +84,34 @@ elapsed() { echo "$1 $2" | awk '{printf "%.9f\n", $2 - $1}'; }
 # min and median of the numbers in a file, unrounded
 minmed() { sort -g "$1" | awk '{v[NR] = $1} END {m = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2; printf "%.9f %.9f\n", v[1], m}'; }
 ms() { echo "$1" | awk '{printf "%.3f", $1}'; } # display only
+# rss FILE CMD...: CMD, its peak RSS (KiB) written to FILE; "-": not kept
+rss() {
+	if [ "$1" = - ]; then shift; "$@"; else f=$1; shift; /usr/bin/time -f %M -o "$f" "$@"; fi
+}
+# rounds LOG TAG WHAT RSS: ROUNDS runs of report --input LOG, each followed
+# by ausearch over LOG; their seconds in $D/TAGt.report and
+# $D/TAGt.ausearch, report's output in $D/TAGreport.txt, with RSS (yes/no)
+# the peak RSS of the last runs in $D/rss.report and $D/rss.ausearch.
+# WHAT names the log in the messages ("": the denials-only log).
+rounds() {
+	rr=- ra=-
+	[ "$4" = yes ] && rr=$D/rss.report ra=$D/rss.ausearch
+	: > "$D/${2}t.report"; : > "$D/${2}t.ausearch"
+	for r in $(seq "$ROUNDS"); do
+		t0=$(now)
+		rss "$rr" "$PLUGIN" report --input "$1" > "$D/${2}report.txt" ||
+			{ echo "bench: report failed${3:+ ($3 log)}" >&2; exit 1; }
+		t1=$(now)
+		rss "$ra" ausearch -m 1350 --raw -if "$1" > /dev/null ||
+			{ echo "bench: ausearch failed${3:+ ($3 log)}" >&2; exit 1; }
+		t2=$(now)
+		a=$(elapsed "$t0" "$t1"); b=$(elapsed "$t1" "$t2")
+		echo "$a" >> "$D/${2}t.report"; echo "$b" >> "$D/${2}t.ausearch"
+		echo "${3:+$3 }round $r: report $(ms "$a")s, ausearch $(ms "$b")s"
+	done
+}
 
-: > "$D/t.report"; : > "$D/t.ausearch"
-for r in $(seq "$ROUNDS"); do
-	t0=$(now)
-	/usr/bin/time -f %M -o "$D/rss.report" "$PLUGIN" report --input "$LOG" > "$D/report.txt" ||
-		{ echo "bench: report failed" >&2; exit 1; }
-	t1=$(now)
-	/usr/bin/time -f %M -o "$D/rss.ausearch" ausearch -m 1350 --raw -if "$LOG" > /dev/null ||
-		{ echo "bench: ausearch failed" >&2; exit 1; }
-	t2=$(now)
-	a=$(elapsed "$t0" "$t1"); b=$(elapsed "$t1" "$t2")
-	echo "$a" >> "$D/t.report"; echo "$b" >> "$D/t.ausearch"
-	echo "round $r: report $(ms "$a")s, ausearch $(ms "$b")s"
-done
+rounds "$LOG" "" "" yes
 set -- $(minmed "$D/t.report"); REP_MIN=$1; REP_MED=$2
 set -- $(minmed "$D/t.ausearch"); AUS_MIN=$1; AUS_MED=$2
 REP_DENIALS=$(sed -n 's/^Number of denials: //p' "$D/report.txt")
@@ -123,29 +149,11 @@ if [ "$MIXED_LINES" -gt 0 ]; then
 	MLOG=$D/mixed.log
 	echo "bench: generating a mixed log of about $MIXED_LINES lines ($MN denials) into $MLOG"
 	rm -f "$LOG"
-	"$GEN" -n "$MN" -m 99 -c 1000 -o "$MLOG" 2> "$D/mgen.err" || { cat "$D/mgen.err" >&2; exit 1; }
-	cat "$D/mgen.err"
-	M_GEN_DENIALS=$(sed -n 's/^gen-audit-log: \([0-9]*\) denials .*/\1/p' "$D/mgen.err")
-	M_GEN_CHANGES=$(sed -n 's/.* \([0-9]*\) CONFIG_CHANGE records$/\1/p' "$D/mgen.err")
-	M_GEN_OTHERS=$(sed -n 's/^gen-audit-log: \([0-9]*\) other records$/\1/p' "$D/mgen.err")
-	case "$M_GEN_DENIALS/$M_GEN_CHANGES/$M_GEN_OTHERS" in
-	*[!0-9/]* | /* | */ | *//*) echo "bench: cannot read the generator's counts in: $(cat "$D/mgen.err")" >&2; exit 1 ;;
-	esac
+	generate mgen.err yes -n "$MN" -m 99 -c 1000 -o "$MLOG"
+	M_GEN_DENIALS=$G_DENIALS M_GEN_CHANGES=$G_CHANGES M_GEN_OTHERS=$G_OTHERS
 	M_LINES=$(wc -l < "$MLOG")
 	M_MIB=$(du -m "$MLOG" | cut -f1)
-	: > "$D/mt.report"; : > "$D/mt.ausearch"
-	for r in $(seq "$ROUNDS"); do
-		t0=$(now)
-		"$PLUGIN" report --input "$MLOG" > "$D/mreport.txt" ||
-			{ echo "bench: report failed (mixed log)" >&2; exit 1; }
-		t1=$(now)
-		ausearch -m 1350 --raw -if "$MLOG" > /dev/null ||
-			{ echo "bench: ausearch failed (mixed log)" >&2; exit 1; }
-		t2=$(now)
-		a=$(elapsed "$t0" "$t1"); b=$(elapsed "$t1" "$t2")
-		echo "$a" >> "$D/mt.report"; echo "$b" >> "$D/mt.ausearch"
-		echo "mixed round $r: report $(ms "$a")s, ausearch $(ms "$b")s"
-	done
+	rounds "$MLOG" m mixed no
 	set -- $(minmed "$D/mt.report"); M_REP_MIN=$1; M_REP_MED=$2
 	set -- $(minmed "$D/mt.ausearch"); M_AUS_MIN=$1; M_AUS_MED=$2
 	M_REP_DENIALS=$(sed -n 's/^Number of denials: //p' "$D/mreport.txt")

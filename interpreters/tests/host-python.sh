@@ -13,21 +13,12 @@ TF_TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TF_TOP/interpreters/tests/lib.sh"
 . "$TF_TOP/interpreters/tests/secbits-matrix.sh"
 
-# check_exec.rst: AT_EXECVE_CHECK is enforced only under
-# SECBIT_EXEC_RESTRICT_FILE.  The checks below that expect its refusals
-# run every interpreter with that bit set (tf-run --secbits 0x100, which
-# the kernel refuses where it lacks the exec securebits: there, they are
-# skipped anyway); secbits_matrix, at the end, checks each combination of
-# the two bits from BASEENV, which sets none.
-BASEENV=$CLEANENV
-[ "$KERNEL_OFFERS" != execve_check ] ||
-	CLEANENV="$TFRUN --secbits 0x100 -- $CLEANENV"
+restrict_file_env
 
 STDLIB=/usr/lib/python3.11
 # A clean environment: no PYTHONDONTWRITEBYTECODE etc. from the caller.
 py() { $CLEANENV "$PY" -S "$@"; }
 pyenv() { $CLEANENV "$@"; }
-XC_ONLY="needs AT_EXECVE_CHECK verdicts (Linux >= 6.14)"
 WHO=interpreter
 P=3
 

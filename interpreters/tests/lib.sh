@@ -1,10 +1,17 @@
 # Shared setup for the interpreter tests (host-*.sh here and
-# tests/vm/cases/interp-*.sh); source it after setting SUITE and TF_TOP.  Runs the test in a private mount namespace (root only) with
+# tests/vm/cases/interp-*.sh); source it after setting SUITE and TF_TOP.
+# Runs the test in a private mount namespace on the host (root only; the
+# test VM is private already) with
 #   $X  a tmpfs mounted exec     $NX  a tmpfs mounted noexec
-# and gives run/expect helpers on top of tests/lib/assert.sh.
-# TF_TOP: the repository root, set by the sourcing script.
+# (unmounted at exit) and gives run/expect helpers on top of
+# tests/lib/assert.sh.  TF_TOP: the repository root, set by the sourcing
+# script.
 TOP=${TF_TOP:?set TF_TOP to the repository root before sourcing lib.sh}
 . "$TOP/tests/lib/assert.sh"
+. "$TOP/tests/lib/build.sh"
+. "$TOP/tests/lib/mountns.sh"
+. "$TOP/tests/lib/fixture.sh"
+. "$TOP/tests/lib/run.sh"
 B=${TF_BUILD:-$TOP/build/user/interpreters}
 PY=$B/trusted-python3
 DASH=$B/trusted-dash
@@ -18,14 +25,8 @@ if [ "$(id -u)" != 0 ]; then
 	t_done "$SUITE"
 	exit 1
 fi
-for f in "$PY" "$DASH" "$VERDICT" "$TFRUN"; do
-	if [ ! -x "$f" ]; then
-		echo "# $SUITE: $f not built (make -C interpreters all test-helpers)" >&2
-		t_fail "$f is built"
-		t_done "$SUITE"
-		exit 1
-	fi
-done
+need_build "$SUITE" "make -C interpreters all test-helpers" \
+	"$PY" "$DASH" "$VERDICT" "$TFRUN"
 # What the running kernel offers, probed without libtrustedfor (probe
 # --kernel): trusted_for (where it has both), execve_check (AT_EXECVE_CHECK)
 # or none.
@@ -34,22 +35,15 @@ KERNEL_OFFERS=$("$VERDICT" --kernel | cut -d' ' -f1)
 kv() { "$VERDICT" "$@" | cut -f1; }
 
 # The test VM (tests/vm/run) is already private and disposable.
-[ -z "$TRUSTFOR_VM" ] || TF_IN_NS=1
-if [ -z "$TF_IN_NS" ]; then
-	TF_IN_NS=1 exec unshare -m --propagation private sh "$0" "$@"
-fi
+[ -n "$TRUSTFOR_VM" ] || mountns_reexec sh "$0" "$@"
 
-T=$(mktemp -d /tmp/tf-interp.XXXXXX)
+fx_tmpdir /tmp/tf-interp.XXXXXX
+T=$FX_DIR
 X=$T/x
 NX=$T/nx
-mkdir "$X" "$NX"
-mount -t tmpfs -o exec,mode=755 tf-exec "$X"
-mount -t tmpfs -o noexec,mode=755 tf-noexec "$NX"
-tf_cleanup() {
-	umount -R "$X" "$NX" 2>/dev/null
-	rm -rf "$T"
-}
-trap tf_cleanup EXIT
+fx_tmpfs "$X" exec,mode=755 tf-exec
+fx_tmpfs "$NX" noexec,mode=755 tf-noexec
+run_files "$T"
 
 # A clean environment for the interpreters (no PYTHONDONTWRITEBYTECODE etc.
 # from the caller), keeping the sanitizer settings of make check.
@@ -105,16 +99,14 @@ t_run() {
 	else t_fail "$what (exit $?)"; fi
 }
 
-# run CMD...: sets $rc, $out (stdout) and $err (stderr); runs nothing
-# when the checks are being skipped
+# run CMD...: sets $rc, $out (stdout) and $err (stderr) (tests/lib/run.sh);
+# runs nothing when the checks are being skipped
 run() {
 	if [ -n "$SKIPPING" ]; then
 		rc=; out=; err=
 		return
 	fi
-	out=$("$@" 2>"$T/stderr")
-	rc=$?
-	err=$(cat "$T/stderr")
+	run_capture "$@"
 }
 
 # t_has WHAT NEEDLE HAYSTACK: passes when HAYSTACK contains NEEDLE

@@ -13,6 +13,7 @@
 #   M_CODE    a script printing "matrix ran"
 #   M_CMD     the same as a -c argument
 #   BASEENV   the clean environment, with no securebit of its own
+#             (restrict_file_env sets it)
 #
 # The model (rules quoted from check_exec.rst / the ABI note):
 #  - AT_EXECVE_CHECK refuses what execve() would: a file on a noexec mount,
@@ -27,6 +28,20 @@
 #    interpreter also enforces fs.trust_policy as before: bit 0 refuses
 #    noexec mounts, bit 1 files without an x bit, any bit what is not a
 #    regular file (-c is judged as a pipe).
+
+# restrict_file_env: for the host suites' AT_EXECVE_CHECK checks.
+# check_exec.rst: AT_EXECVE_CHECK is enforced only under
+# SECBIT_EXEC_RESTRICT_FILE.  The checks that expect its refusals run every
+# interpreter with that bit set (CLEANENV becomes tf-run --secbits 0x100
+# CLEANENV, which the kernel refuses where it lacks the exec securebits:
+# there, they are skipped anyway, XC_ONLY saying why); secbits_matrix
+# checks each combination of the two bits from BASEENV, which sets none.
+restrict_file_env() {
+	BASEENV=$CLEANENV
+	[ "$KERNEL_OFFERS" != execve_check ] ||
+		CLEANENV="$TFRUN --secbits 0x100 -- $CLEANENV"
+	XC_ONLY="needs AT_EXECVE_CHECK verdicts (Linux >= 6.14)"
+}
 
 # xc_refuses NOEXEC NO_X NOT_REGULAR: 1 when AT_EXECVE_CHECK refuses
 xc_refuses() {

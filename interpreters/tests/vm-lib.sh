@@ -7,7 +7,7 @@ POLICY=/proc/sys/fs/trust_policy
 t_eq "kernel answers with trusted_for(2)" trusted_for "$("$VERDICT" --backend)"
 t_eq "the probe's own look finds trusted_for(2)" trusted_for "$KERNEL_OFFERS"
 [ -w "$POLICY" ] || { t_fail "$POLICY is writable"; t_done "$SUITE"; exit 1; }
-old_policy=$(cat "$POLICY")
+fx_policy_save # put back at exit (tests/lib/fixture.sh, sourced by lib.sh)
 
 # knonfile: the kernel's verdict on code that is not a file, asked about a
 # pipe (what -c is judged as, and what a piped stdin is), and its model

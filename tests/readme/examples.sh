@@ -69,6 +69,17 @@ reasons_p3() {
 # Each sets doc (the README's status) and checks $out and $rc.
 declare -A checks
 check_for() { checks[$1]=$2; }
+# exit_for N: the exit status of a check with N denials (1 when any, else 0)
+exit_for() { [ "$1" -gt 0 ] && echo 1 || echo 0; }
+# t_p3_summary WHAT PREFIX: $cmd refuses what policy 3 refuses to root:
+# its exit status, and its last line "PREFIX N of M interpreted files"
+t_p3_summary() {
+	local f d=0
+	for f in "${ex_files[@]}"; do [ -n "$(reasons_p3 "$f")" ] && d=$((d + 1)); done
+	t_eq "$cmd: exit status ($d $1 predicted)" "$(exit_for "$d")" "$rc"
+	t_eq "$cmd: summary" "$2 $d of ${#ex_files[@]} interpreted files" \
+		"$(tail -n 1 <<< "$out" | sed 's/, on [0-9]* mounts*$//')"
+}
 
 check_for 'policyctl status' c_status
 c_status() {
@@ -85,19 +96,15 @@ c_status_json() {
 }
 check_for "policyctl check --policy 3 --path $scripts" c_check3
 c_check3() {
-	local f d=0
 	doc=1
-	for f in "${ex_files[@]}"; do [ -n "$(reasons_p3 "$f")" ] && d=$((d + 1)); done
-	t_eq "$cmd: exit status ($d denials predicted)" "$([ "$d" -gt 0 ] && echo 1 || echo 0)" "$rc"
-	t_eq "$cmd: summary" "policy 3 would deny $d of ${#ex_files[@]} interpreted files" \
-		"$(tail -n 1 <<< "$out" | sed 's/, on [0-9]* mounts*$//')"
+	t_p3_summary denials "policy 3 would deny"
 }
 check_for "policyctl check --policy 1 --path $scripts --json" c_check1
 c_check1() {
 	local d=0
 	doc=0
 	$noexec && d=${#ex_files[@]}
-	t_eq "$cmd: exit status" "$([ "$d" -gt 0 ] && echo 1 || echo 0)" "$rc"
+	t_eq "$cmd: exit status" "$(exit_for "$d")" "$rc"
 	t_eq "$cmd: scripts and denials over the mounts" "${#ex_files[@]} $d" \
 		"$(jq -r '"\([.mounts[].scripts] | add) \([.mounts[].denied] | add)"' <<< "$out" 2>&1)"
 }
@@ -106,12 +113,8 @@ c_check1() {
 # writing, and no read permission is asked.
 check_for "policyctl check --if-restrict-file --user root --path $scripts" c_check_rf
 c_check_rf() {
-	local f d=0
 	doc=1
-	for f in "${ex_files[@]}"; do [ -n "$(reasons_p3 "$f")" ] && d=$((d + 1)); done
-	t_eq "$cmd: exit status ($d refusals predicted)" "$([ "$d" -gt 0 ] && echo 1 || echo 0)" "$rc"
-	t_eq "$cmd: summary" "with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse $d of ${#ex_files[@]} interpreted files" \
-		"$(tail -n 1 <<< "$out" | sed 's/, on [0-9]* mounts*$//')"
+	t_p3_summary refusals "with SECBIT_EXEC_RESTRICT_FILE set, interpreters would refuse"
 }
 check_for "policyctl explain --policy 3 --user root ${ex_files[*]}" c_explain
 c_explain() {
@@ -125,7 +128,7 @@ c_explain() {
 			want+="allow - policy=3 user=root $f"$'\n'
 		fi
 	done
-	t_eq "$cmd: exit status" "$([ "$d" -gt 0 ] && echo 1 || echo 0)" "$rc"
+	t_eq "$cmd: exit status" "$(exit_for "$d")" "$rc"
 	t_eq "$cmd: verdicts" "${want%$'\n'}" "$out"
 }
 # trusttop: exit 4 on a kernel with neither interface (trusttop(8)).

@@ -120,6 +120,5 @@ for P in 0 1 2 3; do
 
 	umount "$STDLIB"
 done
-echo "$old_policy" > "$POLICY"
 
 t_done "$SUITE"

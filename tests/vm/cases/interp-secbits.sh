@@ -239,7 +239,6 @@ for P in 0 1 2 3; do
 		done
 	done
 done
-echo "$old_policy" > "$POLICY"
 umount "$STDLIB"
 
 t_done "$SUITE"
