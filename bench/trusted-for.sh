@@ -21,8 +21,10 @@ if [ -z "${TRUSTFOR_VM:-}" ]; then
 	exec tests/vm/run -- bench/trusted-for.sh "$n"
 fi
 
-mkdir -p /tmp/bench-noexec
-mount -t tmpfs -o noexec none /tmp/bench-noexec
+. tests/lib/wait.sh
+. tests/lib/fixture.sh
+fx_policy_save # put back at exit
+fx_tmpfs /tmp/bench-noexec noexec none
 printf '#!/bin/sh\n' > /tmp/bench-allowed.sh
 printf '#!/bin/sh\n' > /tmp/bench-noexec/denied.sh
 chmod 755 /tmp/bench-allowed.sh /tmp/bench-noexec/denied.sh
@@ -58,7 +60,8 @@ q_depth = 4000
 CONF
 chmod 0640 /tmp/auditd/auditd.conf
 auditd -c /tmp/auditd
-for i in $(seq 50); do auditctl -s 2>/dev/null | grep -q '^enabled 1' && break; sleep 0.1; done
+audit_on() { auditctl -s 2>/dev/null | grep -q '^enabled 1'; }
+wait_for 5 audit_on || true
 auditctl -b 65536 -r 0 >/dev/null
 lost() { auditctl -s | awk '$1 == "lost" { print $2 }'; }
 records() { cat /var/log/audit/audit.log* 2> /dev/null | awk '/^type=UNKNOWN\[1350\]/ { n++ } END { print n + 0 }'; }
@@ -66,17 +69,18 @@ lost0=$(lost)
 before=$(records)
 "$bin" -n $((n / 10)) fstat denied | tee /tmp/bench-audit.out
 calls=$(awk '$1 == "denied" { print $NF }' /tmp/bench-audit.out)
-# auditd writes asynchronously: wait until the count stops growing.
-got=$(records) prev=-1
-for i in $(seq 100); do
-	[ "$got" = "$prev" ] && [ "$got" -ge "$((before + calls))" ] && break
-	sleep 0.2
+# auditd writes asynchronously: wait until the count stops growing (two
+# counts 0.2 s apart, all the records there).
+got=-1
+settled() {
 	prev=$got got=$(records)
-done
+	[ "$got" = "$prev" ] && [ "$got" -ge "$((before + calls))" ]
+}
+WAIT_STEP=0.2
+wait_for 20 settled || true
 lost1=$(lost)
 auditctl -s | grep -E '^(lost|backlog)'
 echo "records written: $((got - before)) for $calls denied calls; audit lost: $((lost1 - lost0))"
-echo 0 > $policy
 if [ "$((got - before))" != "$calls" ] || [ "$lost1" != "$lost0" ]; then
 	echo "WRONG COUNT: $((got - before)) audit records for $calls denials, $((lost1 - lost0)) lost" >&2
 	exit 1
