@@ -40,6 +40,7 @@ restrict_file_env() {
 	BASEENV=$CLEANENV
 	[ "$KERNEL_OFFERS" != execve_check ] ||
 		CLEANENV="$TFRUN --secbits 0x100 -- $CLEANENV"
+	# shellcheck disable=SC2034 # the host suites' needs lines use it
 	XC_ONLY="needs AT_EXECVE_CHECK verdicts (Linux >= 6.14)"
 }
 

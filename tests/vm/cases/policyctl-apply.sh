@@ -8,7 +8,9 @@
 SUITE=policyctl-apply
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 TF_LIB=$top/tests/lib
+# shellcheck source=tests/lib/case.sh
 . "$TF_LIB/case.sh"
+# shellcheck source=tests/lib/run.sh
 . "$TF_LIB/run.sh"
 P=$top/build/user/policyctl/policyctl
 POLICY=/proc/sys/fs/trust_policy

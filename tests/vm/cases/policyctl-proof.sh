@@ -29,6 +29,7 @@
 SUITE=policyctl-proof
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 TF_LIB=$top/tests/lib
+# shellcheck source=tests/lib/case.sh
 . "$TF_LIB/case.sh"
 P=$top/build/user/policyctl/policyctl
 PROBE=$top/build/user/tests/probe/probe
