@@ -20,7 +20,9 @@ fx__run() {
 	return $_fx_rc
 }
 fx_at_exit() {
-	FX_UNDO="$1
+	# (each undo runs whatever the others did, set -e or not)
+	FX_UNDO="{ $1
+} || :
 $FX_UNDO"
 	trap fx__run EXIT
 	trap 'exit 130' INT
@@ -40,5 +42,5 @@ fx_tmpfs() {
 fx_noexec_tmpfs() { fx_tmpfs "$1" noexec,mode=0755 "$2"; }
 fx_policy_save() {
 	FX_POLICY=$(cat "$FX_POLICY_FILE") || return 1
-	fx_at_exit "echo $FX_POLICY > $FX_POLICY_FILE"
+	fx_at_exit "echo $FX_POLICY > $(fx_quote "$FX_POLICY_FILE")"
 }
