@@ -111,6 +111,9 @@ kill -TERM "$p"
 wait "$p"
 t_eq "fixture: on SIGTERM too" "2 second first" "$(cat "$W/policy") $(paste -sd' ' "$W/order" 2>/dev/null)"
 t_eq "fixture: unmounted after SIGTERM" "" "$(findmnt -n "$W/mnt")"
+t_eq "fixture: under set -e, a failed undo stops no other" "body|last|first" \
+	"$(sh -ec '. "$1/fixture.sh"; fx_at_exit "echo first"; fx_at_exit false
+		fx_at_exit "echo last"; echo body' - "$L" | paste -sd'|')"
 
 # --- allowed_cpus ---------------------------------------------------------------
 t_eq "allowed_cpus: one CPU" 0 "$(taskset -c 0 sh -c '. "$1/cpus.sh"; allowed_cpus' - "$L")"
