@@ -5,7 +5,7 @@
 SUITE=probe
 PROBE=${1:?usage: check.sh PROBE}
 . "$(dirname "$0")/../lib/assert.sh"
-T=$(mktemp -d /tmp/tf-probe.XXXXXX)
+T=$(mktemp -d /tmp/probe-check.XXXXXX)
 trap 'umount "$T/nx" 2>/dev/null; rm -rf "$T"' EXIT
 TAB=$(printf '\t')
 
@@ -89,7 +89,7 @@ verdict "open for writing (-w): busy" "deny${TAB}ETXTBSY${TAB}execve_check$TAB$T
 verdict "missing file: error, exit 4" "error${TAB}ENOENT${TAB}none$TAB$T/missing" 4 $A "$T/missing"
 verdict "default API: libtrustedfor's backend answers" \
 	"allow$TAB-$TAB$("$PROBE" --backend)$TAB$T/ok.sh" 0 "$T/ok.sh"
-if mount -t tmpfs -o noexec,mode=755 tf-probe-nx "$T/nx"; then
+if mount -t tmpfs -o noexec,mode=755 probe-nx "$T/nx"; then
 	cp -p "$T/ok.sh" "$T/nx/ok.sh"
 	verdict "x file on a noexec mount refused" \
 		"deny${TAB}EACCES${TAB}execve_check$TAB$T/nx/ok.sh" 1 $A "$T/nx/ok.sh"
@@ -118,11 +118,11 @@ verdict "as root: the same file allowed" \
 	"allow$TAB-${TAB}execve_check$TAB$T/root0700.sh" 0 $A "$T/root0700.sh"
 # --comm and --hold: the name while asking, the descriptors held
 mkfifo "$T/fifo"
-"$PROBE" $A -c tf-probe-c --hold "$T/ok.sh" < "$T/fifo" > "$T/held" &
+"$PROBE" $A -c probe-c --hold "$T/ok.sh" < "$T/fifo" > "$T/held" &
 pid=$!
 exec 9> "$T/fifo"
 i=0; while [ ! -s "$T/held" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
-t_eq "--comm while held" tf-probe-c "$(cat /proc/$pid/comm 2>&1)"
+t_eq "--comm while held" probe-c "$(cat /proc/$pid/comm 2>&1)"
 exec 9>&-
 wait $pid
 t_eq "--hold: exits once stdin is closed" 0 "$?"
