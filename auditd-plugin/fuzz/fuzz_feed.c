@@ -27,6 +27,9 @@
  * checks that the binding holds, so the aging path is known to be driven.
  * The fuzz build makes TF_LINE_MAX and TF_PENDING_MAX small (Makefile) so that
  * overlong lines and early flushes are reached with short inputs.
+ *
+ * Longer than 400 lines: one libFuzzer target, whose three runs and the
+ * invariants they are checked against share one state.
  */
 #include <stdint.h>
 #include <stdio.h>

@@ -1,5 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Record parsing through the libauparse feed, on fixtures in tests/data/. */
+/*
+ * Record parsing through the libauparse feed, on fixtures in tests/data/.
+ * Longer than 400 lines: one binary for the record decoder; its cases share
+ * the captured logs and the feed driver.
+ */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>

@@ -9,6 +9,8 @@
 # --if-restrict-file against the kernel's AT_EXECVE_CHECK. Mounts are made
 # in a private mount namespace (tests/lib/mountns.sh).
 # usage: POLICYCTL=path/to/policyctl bash tests/cli.sh
+# Longer than 400 lines: one suite for the whole command line; its checks
+# share the staged tree and the private mount namespace.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
