@@ -134,7 +134,8 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 	uid_t uid;
 	int c, s;
 
-	while ((c = getopt_long(argc, argv, "bjn:d:s:rpu:f:a:hV", opts, NULL)) != -1) {
+	opterr = 0; /* the messages below name the option, once */
+	while ((c = getopt_long(argc, argv, ":bjn:d:s:rpu:f:a:hV", opts, NULL)) != -1) {
 		switch (c) {
 		case 'b':
 			a->batch = true;
@@ -202,9 +203,15 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		case 'V':
 			printf("trusttop " VERSION "\n");
 			exit(TT_EXIT_OK);
-		default:
-			fprintf(stderr, "trusttop: bad option: see trusttop --help\n");
-			return -1;
+		case ':':
+			return bad_arg("option", argv[optind - 1],
+				       "needs a value: see trusttop --help");
+		default: {
+			char o[3] = { '-', (char)optopt, '\0' };
+
+			return bad_arg("unknown option", optopt ? o : argv[optind - 1],
+				       "see trusttop --help");
+		}
 		}
 	}
 	if (optind < argc) {

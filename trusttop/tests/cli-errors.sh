@@ -25,6 +25,10 @@ expect() {
 	t_eq "$what: nothing on stdout" "" "$out"
 }
 
+# getopt's own message is off: one line, naming the option
+expect "unknown option" 2 "^trusttop: unknown option '-Z': see trusttop --help" "$TRUSTTOP" -b -Z
+expect "unknown long option" 2 "^trusttop: unknown option '--bogus': see" "$TRUSTTOP" --bogus
+expect "no value" 2 "^trusttop: option '-n': needs a value" "$TRUSTTOP" -b -n
 expect "-d 0" 2 "^trusttop: -d '0': .*between 0.1 and 3600" "$TRUSTTOP" -b -d 0
 expect "-d abc" 2 "^trusttop: -d 'abc'" "$TRUSTTOP" -b -d abc
 expect "-n -1" 2 "^trusttop: -n '-1': .*whole number" "$TRUSTTOP" -b -n -1
