@@ -58,7 +58,12 @@ tools: lib $(TOOL_DIRS) $(TEST_DIRS)
 lib:
 	$(Q)$(MAKE) -C lib all
 
-$(TOOL_DIRS) $(TEST_DIRS): lib
+# The tools' test helpers include the probe (tests/probe), which each tool's
+# Makefile builds on demand: build it before them, or under -j several
+# sub-makes write the same probe.o at once and one links a torn object.
+$(TEST_DIRS): lib
+$(TOOL_DIRS): lib $(TEST_DIRS)
+$(TOOL_DIRS) $(TEST_DIRS):
 	$(Q)$(MAKE) -C $@ all test-helpers
 
 # A debug kernel that does not build (a fragment's option that does not

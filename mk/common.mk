@@ -89,6 +89,8 @@ $(LIBTF): FORCE
 endif
 
 # The test probe every suite asks the kernel with (tests/probe/probe.c).
+# Here too the top-level Makefile builds it before the tools, so that under
+# -j they do not all build it at once (tests/build/parallel.sh).
 PROBE := $(O)/tests/probe/probe
 ifneq ($(TF_DIR),tests/probe)
 $(PROBE): FORCE
