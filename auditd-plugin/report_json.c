@@ -11,7 +11,6 @@
 #include <string.h>
 #include <time.h>
 
-#include "json_own.h"
 #include "report_names.h"
 #include "report_view.h"
 #include "timefmt.h"
@@ -41,16 +40,16 @@ static json_object *json_row(const struct ap_view_row *m, enum ap_dim d,
 		return NULL;
 	}
 	free(name);
-	err |= ap_json_add(row, "api", json_object_new_string(ap_api_name(m->c)));
+	err |= tf_json_own_add(row, "api", json_object_new_string(ap_api_name(m->c)));
 	if (m->c != AP_API_TRUSTED_FOR)
-		err |= ap_json_add(row, "enforced",
+		err |= tf_json_own_add(row, "enforced",
 				   json_object_new_boolean(m->c == AP_API_EC_ENFORCED));
-	err |= ap_json_add(row, "count", json_object_new_uint64(r->count - r->err));
-	err |= ap_json_add(row, "count_max", json_object_new_uint64(r->count));
-	err |= ap_json_add(row, "approximate", json_object_new_boolean(r->err != 0));
-	err |= ap_json_add(row, "first", time_obj(r->first));
-	err |= ap_json_add(row, "last", time_obj(r->last));
-	err |= ap_json_add(row, "rate_per_min",
+	err |= tf_json_own_add(row, "count", json_object_new_uint64(r->count - r->err));
+	err |= tf_json_own_add(row, "count_max", json_object_new_uint64(r->count));
+	err |= tf_json_own_add(row, "approximate", json_object_new_boolean(r->err != 0));
+	err |= tf_json_own_add(row, "first", time_obj(r->first));
+	err |= tf_json_own_add(row, "last", time_obj(r->last));
+	err |= tf_json_own_add(row, "rate_per_min",
 			   json_object_new_double(ap_view_rate(r->count - r->err, r->first,
 							       r->last)));
 	if (err) {
@@ -79,10 +78,10 @@ static json_object *json_table(const struct ap_agg *a, enum ap_dim d,
 		other += ap_ss_other(ap_agg_ctable(a, c, d));
 	}
 	ap_view_distinct(a, d, o, &nd, &capped);
-	err |= ap_json_add(tab, "total", json_object_new_uint64(total));
-	err |= ap_json_add(tab, "distinct", json_object_new_uint64(nd));
-	err |= ap_json_add(tab, "capped", json_object_new_boolean(capped));
-	err |= ap_json_add(tab, "other", json_object_new_uint64(other));
+	err |= tf_json_own_add(tab, "total", json_object_new_uint64(total));
+	err |= tf_json_own_add(tab, "distinct", json_object_new_uint64(nd));
+	err |= tf_json_own_add(tab, "capped", json_object_new_boolean(capped));
+	err |= tf_json_own_add(tab, "other", json_object_new_uint64(other));
 	for (size_t i = 0; i < n; i++) {
 		json_object *row;
 
@@ -91,12 +90,12 @@ static json_object *json_table(const struct ap_agg *a, enum ap_dim d,
 			continue;
 		}
 		row = json_row(&m[i], d, o, mi);
-		if (!row || ap_json_push(rows, row))
+		if (!row || tf_json_own_push(rows, row))
 			goto fail;
 	}
 	free(m);
-	err |= ap_json_add(tab, "hidden_by_top", json_object_new_uint64(hidden));
-	if (ap_json_add(tab, "rows", rows) || err) {
+	err |= tf_json_own_add(tab, "hidden_by_top", json_object_new_uint64(hidden));
+	if (tf_json_own_add(tab, "rows", rows) || err) {
 		json_object_put(tab);
 		return NULL;
 	}
@@ -122,9 +121,9 @@ static json_object *json_apis(const struct ap_agg *a, const struct ap_report_opt
 		return NULL;
 	if (ap_view_shows(o, AP_API_TRUSTED_FOR)) {
 		t = json_object_new_object();
-		err |= ap_json_add(t, "count", json_object_new_uint64(
+		err |= tf_json_own_add(t, "count", json_object_new_uint64(
 			ap_agg_ctable(a, AP_API_TRUSTED_FOR, AP_DIM_INTERP)->total));
-		err |= ap_json_add(apis, "trusted_for", t);
+		err |= tf_json_own_add(apis, "trusted_for", t);
 	}
 	if (ap_view_shows(o, AP_API_EC_ENFORCED) || ap_view_shows(o, AP_API_EC_OBSERVED)) {
 		en = ap_view_shows(o, AP_API_EC_ENFORCED) ?
@@ -132,10 +131,10 @@ static json_object *json_apis(const struct ap_agg *a, const struct ap_report_opt
 		ob = ap_view_shows(o, AP_API_EC_OBSERVED) ?
 			     ap_agg_ctable(a, AP_API_EC_OBSERVED, AP_DIM_INTERP)->total : 0;
 		t = json_object_new_object();
-		err |= ap_json_add(t, "count", json_object_new_uint64(en + ob));
-		err |= ap_json_add(t, "enforced", json_object_new_uint64(en));
-		err |= ap_json_add(t, "observed", json_object_new_uint64(ob));
-		err |= ap_json_add(apis, "execve_check", t);
+		err |= tf_json_own_add(t, "count", json_object_new_uint64(en + ob));
+		err |= tf_json_own_add(t, "enforced", json_object_new_uint64(en));
+		err |= tf_json_own_add(t, "observed", json_object_new_uint64(ob));
+		err |= tf_json_own_add(apis, "execve_check", t);
 	}
 	if (err) {
 		json_object_put(apis);
@@ -152,18 +151,18 @@ static json_object *json_change(const struct ap_change *c)
 
 	if (!e)
 		return NULL;
-	err |= ap_json_add(e, "time", time_obj(c->c.ms));
+	err |= tf_json_own_add(e, "time", time_obj(c->c.ms));
 	if (tf_json_add_str(e, "node", c->node))
 		goto fail;
-	err |= ap_json_add(e, "old", json_object_new_int(c->c.old_policy));
-	err |= ap_json_add(e, "new", c->c.new_policy < 0 ? NULL :
+	err |= tf_json_own_add(e, "old", json_object_new_int(c->c.old_policy));
+	err |= tf_json_own_add(e, "new", c->c.new_policy < 0 ? NULL :
 			   json_object_new_int(c->c.new_policy));
-	err |= ap_json_add(e, "auid", json_object_new_int64(c->c.auid));
-	err |= ap_json_add(e, "ses", json_object_new_int64(c->c.ses));
-	err |= ap_json_add(e, "applied", json_object_new_boolean(c->c.res));
+	err |= tf_json_own_add(e, "auid", json_object_new_int64(c->c.auid));
+	err |= tf_json_own_add(e, "ses", json_object_new_int64(c->c.ses));
+	err |= tf_json_own_add(e, "applied", json_object_new_boolean(c->c.res));
 	/* The writer; null for a record of the previous kernel. */
-	err |= ap_json_add(e, "pid", c->c.writer ? json_object_new_int64(c->c.pid) : NULL);
-	err |= ap_json_add(e, "uid", c->c.writer ? json_object_new_int64(c->c.uid) : NULL);
+	err |= tf_json_own_add(e, "pid", c->c.writer ? json_object_new_int64(c->c.pid) : NULL);
+	err |= tf_json_own_add(e, "uid", c->c.writer ? json_object_new_int64(c->c.uid) : NULL);
 	if (err || tf_json_add_str(e, "comm", c->c.comm) || tf_json_add_str(e, "exe", c->c.exe))
 		goto fail;
 	return e;
@@ -183,13 +182,13 @@ static int json_timeline(json_object *root, const struct ap_agg *a)
 	for (size_t i = 0; i < a->nchanges; i++) {
 		json_object *e = json_change(&c[i]);
 
-		if (!e || ap_json_push(arr, e))
+		if (!e || tf_json_own_push(arr, e))
 			goto fail;
 	}
 	free(c);
-	if (ap_json_add(root, "policy_changes", arr))
+	if (tf_json_own_add(root, "policy_changes", arr))
 		return -1;
-	return ap_json_add(root, "policy_changes_dropped",
+	return tf_json_own_add(root, "policy_changes_dropped",
 			   json_object_new_uint64(a->changes_dropped));
 fail:
 	free(c);
@@ -210,17 +209,17 @@ int ap_report_json(FILE *f, const struct ap_agg *a, const struct ap_report_opts 
 		ap_view_mounts_free(mi);
 		return -1;
 	}
-	err |= ap_json_add(root, "denials", json_object_new_uint64(ap_view_denials(a, o)));
+	err |= tf_json_own_add(root, "denials", json_object_new_uint64(ap_view_denials(a, o)));
 	if (ap_view_range(a, o, &first, &last)) {
-		err |= ap_json_add(root, "first", time_obj(first));
-		err |= ap_json_add(root, "last", time_obj(last));
+		err |= tf_json_own_add(root, "first", time_obj(first));
+		err |= tf_json_own_add(root, "last", time_obj(last));
 	}
 	apis = json_apis(a, o);
-	err |= apis ? ap_json_add(root, "api", apis) : -1;
-	err |= ap_json_add(root, "malformed_records", json_object_new_uint64(a->malformed));
-	err |= ap_json_add(root, "non_audit_lines", json_object_new_uint64(a->bad_lines));
-	err |= ap_json_add(root, "non_denial_records", json_object_new_uint64(a->not_denial));
-	if (ap_json_add(root, "tables", tabs) || err)
+	err |= apis ? tf_json_own_add(root, "api", apis) : -1;
+	err |= tf_json_own_add(root, "malformed_records", json_object_new_uint64(a->malformed));
+	err |= tf_json_own_add(root, "non_audit_lines", json_object_new_uint64(a->bad_lines));
+	err |= tf_json_own_add(root, "non_denial_records", json_object_new_uint64(a->not_denial));
+	if (tf_json_own_add(root, "tables", tabs) || err)
 		goto out;
 	for (int d = 0; d < AP_DIM_COUNT; d++) {
 		json_object *t;
@@ -228,7 +227,7 @@ int ap_report_json(FILE *f, const struct ap_agg *a, const struct ap_report_opts 
 		if (!(o->tables & (1u << d)))
 			continue;
 		t = json_table(a, d, o, mi);
-		if (!t || ap_json_add(tabs, ap_dim_name(d), t))
+		if (!t || tf_json_own_add(tabs, ap_dim_name(d), t))
 			goto out;
 	}
 	if ((o->tables & (1u << AP_TABLE_POLICY)) && json_timeline(root, a))

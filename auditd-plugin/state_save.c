@@ -12,7 +12,6 @@
 
 #include "atomic_file.h"
 #include "escape.h"
-#include "json_own.h"
 #include "tfjson.h"
 
 /* The keys of the classes under "classes" (version 3). */
@@ -39,9 +38,9 @@ static json_object *table_json(const struct ap_ss_table *t)
 
 	if (!o || !rows)
 		goto fail;
-	err |= ap_json_add(o, "total", json_object_new_uint64(t->total));
-	err |= ap_json_add(o, "evicted", json_object_new_uint64(t->evicted));
-	err |= ap_json_add(o, "unstored", json_object_new_uint64(t->unstored));
+	err |= tf_json_own_add(o, "total", json_object_new_uint64(t->total));
+	err |= tf_json_own_add(o, "evicted", json_object_new_uint64(t->evicted));
+	err |= tf_json_own_add(o, "unstored", json_object_new_uint64(t->unstored));
 	for (uint32_t i = 0; i < t->n; i++) {
 		const struct ap_ss_row *r = &t->rows[i];
 		json_object *row = json_object_new_object();
@@ -51,14 +50,14 @@ static json_object *table_json(const struct ap_ss_table *t)
 			json_object_put(row);
 			goto fail;
 		}
-		err |= ap_json_add(row, "count", json_object_new_uint64(r->count));
-		err |= ap_json_add(row, "err", json_object_new_uint64(r->err));
-		err |= ap_json_add(row, "first", json_object_new_int64(r->first));
-		err |= ap_json_add(row, "last", json_object_new_int64(r->last));
-		if (ap_json_push(rows, row))
+		err |= tf_json_own_add(row, "count", json_object_new_uint64(r->count));
+		err |= tf_json_own_add(row, "err", json_object_new_uint64(r->err));
+		err |= tf_json_own_add(row, "first", json_object_new_int64(r->first));
+		err |= tf_json_own_add(row, "last", json_object_new_int64(r->last));
+		if (tf_json_own_push(rows, row))
 			goto fail;
 	}
-	if (ap_json_add(o, "rows", rows) || err) {
+	if (tf_json_own_add(o, "rows", rows) || err) {
 		json_object_put(o);
 		return NULL;
 	}
@@ -91,51 +90,51 @@ static int metrics_json(json_object *root, const struct ap_metrics *m)
 		return -1;
 	}
 	/* o holds d, c and p, root holds o: root's put frees them all */
-	err = ap_json_add(o, "folded", json_object_new_uint64(m->folded));
-	if (ap_json_add(o, "denials", d)) {
+	err = tf_json_own_add(o, "folded", json_object_new_uint64(m->folded));
+	if (tf_json_own_add(o, "denials", d)) {
 		json_object_put(c);
 		json_object_put(p);
 		json_object_put(o);
 		return -1;
 	}
-	if (ap_json_add(o, "changes", c)) {
+	if (tf_json_own_add(o, "changes", c)) {
 		json_object_put(p);
 		json_object_put(o);
 		return -1;
 	}
-	if (ap_json_add(o, "policy", p)) {
+	if (tf_json_own_add(o, "policy", p)) {
 		json_object_put(o);
 		return -1;
 	}
-	if (ap_json_add(root, "metrics", o) || err)
+	if (tf_json_own_add(root, "metrics", o) || err)
 		return -1;
 	for (uint32_t i = 0; i < m->denials.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (ap_json_push(d, r) || ap_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
+		if (tf_json_own_push(d, r) || ap_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
 			return -1;
 		for (int k = 0; k < 5; k++)
-			err |= ap_json_add(r, dn[k], json_object_new_string(lv[k]));
-		err |= ap_json_add(r, "count", json_object_new_uint64(m->denials.rows[i].count));
+			err |= tf_json_own_add(r, dn[k], json_object_new_string(lv[k]));
+		err |= tf_json_own_add(r, "count", json_object_new_uint64(m->denials.rows[i].count));
 	}
 	for (uint32_t i = 0; i < m->changes.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (ap_json_push(c, r))
+		if (tf_json_own_push(c, r))
 			return -1;
 		ap_metrics_labels(&m->changes.rows[i], lv, 2);
-		err |= ap_json_add(r, "node", json_object_new_string(lv[0]));
-		err |= ap_json_add(r, "result", json_object_new_string(lv[1]));
-		err |= ap_json_add(r, "count", json_object_new_uint64(m->changes.rows[i].count));
+		err |= tf_json_own_add(r, "node", json_object_new_string(lv[0]));
+		err |= tf_json_own_add(r, "result", json_object_new_string(lv[1]));
+		err |= tf_json_own_add(r, "count", json_object_new_uint64(m->changes.rows[i].count));
 	}
 	for (uint32_t i = 0; i < m->policy.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (ap_json_push(p, r))
+		if (tf_json_own_push(p, r))
 			return -1;
-		err |= ap_json_add(r, "node", json_object_new_string(m->policy.rows[i].key));
-		err |= ap_json_add(r, "value", json_object_new_int(m->policy.rows[i].value));
-		err |= ap_json_add(r, "time", json_object_new_int64(m->policy.rows[i].ms));
+		err |= tf_json_own_add(r, "node", json_object_new_string(m->policy.rows[i].key));
+		err |= tf_json_own_add(r, "value", json_object_new_int(m->policy.rows[i].value));
+		err |= tf_json_own_add(r, "time", json_object_new_int64(m->policy.rows[i].ms));
 	}
 	return err ? -1 : 0;
 }
@@ -148,65 +147,65 @@ int ap_state_save(const struct ap_agg *a, const char *path)
 
 	if (!root)
 		return -1;
-	err |= ap_json_add(root, "version", json_object_new_int(AP_STATE_VERSION));
-	err |= ap_json_add(root, "denials", json_object_new_uint64(a->denials));
-	err |= ap_json_add(root, "first", json_object_new_int64(a->first));
-	err |= ap_json_add(root, "last", json_object_new_int64(a->last));
-	err |= ap_json_add(root, "bad_lines", json_object_new_uint64(a->bad_lines));
-	err |= ap_json_add(root, "malformed", json_object_new_uint64(a->malformed));
-	err |= ap_json_add(root, "not_denial", json_object_new_uint64(a->not_denial));
-	err |= ap_json_add(root, "changes_dropped", json_object_new_uint64(a->changes_dropped));
+	err |= tf_json_own_add(root, "version", json_object_new_int(AP_STATE_VERSION));
+	err |= tf_json_own_add(root, "denials", json_object_new_uint64(a->denials));
+	err |= tf_json_own_add(root, "first", json_object_new_int64(a->first));
+	err |= tf_json_own_add(root, "last", json_object_new_int64(a->last));
+	err |= tf_json_own_add(root, "bad_lines", json_object_new_uint64(a->bad_lines));
+	err |= tf_json_own_add(root, "malformed", json_object_new_uint64(a->malformed));
+	err |= tf_json_own_add(root, "not_denial", json_object_new_uint64(a->not_denial));
+	err |= tf_json_own_add(root, "changes_dropped", json_object_new_uint64(a->changes_dropped));
 	/* "dims": the trusted_for tables (as in versions 1 and 2); "classes": each
 	 * class's time range, and the execve_check classes' tables.
 	 */
 	cls = json_object_new_object();
-	if (ap_json_add(root, "classes", cls))
+	if (tf_json_own_add(root, "classes", cls))
 		goto oom;
 	for (int c = 0; c < AP_API_CLASSES; c++) {
 		json_object *co = json_object_new_object();
 
-		if (ap_json_add(cls, ap_state_class_keys[c], co))
+		if (tf_json_own_add(cls, ap_state_class_keys[c], co))
 			goto oom;
-		err |= ap_json_add(co, "first", json_object_new_int64(a->api_first[c]));
-		err |= ap_json_add(co, "last", json_object_new_int64(a->api_last[c]));
+		err |= tf_json_own_add(co, "first", json_object_new_int64(a->api_first[c]));
+		err |= tf_json_own_add(co, "last", json_object_new_int64(a->api_last[c]));
 		dims = json_object_new_object();
-		if (ap_json_add(c == AP_API_TRUSTED_FOR ? root : co, "dims", dims))
+		if (tf_json_own_add(c == AP_API_TRUSTED_FOR ? root : co, "dims", dims))
 			goto oom;
 		for (int d = 0; d < AP_DIM_COUNT; d++) {
 			json_object *t = table_json(ap_agg_ctable(a, c, d));
 
-			if (!t || ap_json_add(dims, ap_dim_name(d), t))
+			if (!t || tf_json_own_add(dims, ap_dim_name(d), t))
 				goto oom;
 		}
 	}
 	ch = json_object_new_array();
-	if (ap_json_add(root, "policy_changes", ch))
+	if (tf_json_own_add(root, "policy_changes", ch))
 		goto oom;
 	for (size_t i = 0; i < a->nchanges; i++) {
 		const struct ap_policy_change *c = &a->changes[i].c;
 		json_object *o = json_object_new_object();
 
-		if (!o || ap_json_add(o, "time", json_object_new_int64(c->ms)) ||
+		if (!o || tf_json_own_add(o, "time", json_object_new_int64(c->ms)) ||
 		    !key_obj(o, c->node, strlen(c->node))) {
 			json_object_put(o);
 			goto oom;
 		}
-		err |= ap_json_add(o, "old", json_object_new_int(c->old_policy));
-		err |= ap_json_add(o, "new", json_object_new_int(c->new_policy));
-		err |= ap_json_add(o, "auid", json_object_new_int64(c->auid));
-		err |= ap_json_add(o, "ses", json_object_new_int64(c->ses));
-		err |= ap_json_add(o, "res", json_object_new_int(c->res));
+		err |= tf_json_own_add(o, "old", json_object_new_int(c->old_policy));
+		err |= tf_json_own_add(o, "new", json_object_new_int(c->new_policy));
+		err |= tf_json_own_add(o, "auid", json_object_new_int64(c->auid));
+		err |= tf_json_own_add(o, "ses", json_object_new_int64(c->ses));
+		err |= tf_json_own_add(o, "res", json_object_new_int(c->res));
 		/* The writer, when the record named it (absent: not logged). */
 		if (c->writer) {
-			err |= ap_json_add(o, "pid", json_object_new_int64(c->pid));
-			err |= ap_json_add(o, "uid", json_object_new_int64(c->uid));
+			err |= tf_json_own_add(o, "pid", json_object_new_int64(c->pid));
+			err |= tf_json_own_add(o, "uid", json_object_new_int64(c->uid));
 			if (tf_json_add_str(o, "comm", c->comm) ||
 			    tf_json_add_str(o, "exe", c->exe)) {
 				json_object_put(o);
 				goto oom;
 			}
 		}
-		if (ap_json_push(ch, o))
+		if (tf_json_own_push(ch, o))
 			goto oom;
 	}
 	if (err || metrics_json(root, &a->metrics))

@@ -94,6 +94,25 @@ char *tf_hex_decode(const char *hex, size_t len, size_t *outlen)
 	return out;
 }
 
+int tf_json_own_add(struct json_object *obj, const char *key,
+		    struct json_object *v)
+{
+	if (!obj || json_object_object_add(obj, key, v)) {
+		json_object_put(v);
+		return -1;
+	}
+	return 0;
+}
+
+int tf_json_own_push(struct json_object *arr, struct json_object *v)
+{
+	if (!arr || json_object_array_add(arr, v)) {
+		json_object_put(v);
+		return -1;
+	}
+	return 0;
+}
+
 int tf_json_add_bytes(struct json_object *obj, const char *key, const char *s,
 		      size_t len)
 {

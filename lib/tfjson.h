@@ -43,6 +43,17 @@ int tf_json_add_bytes(struct json_object *obj, const char *key, const char *s,
 int tf_json_add_str(struct json_object *obj, const char *key, const char *s);
 
 /*
+ * Add @v under @key in @obj (tf_json_own_add) or at the end of @arr
+ * (tf_json_own_push), taking @v in every case: json-c leaves a value it
+ * could not add with the caller, so these free it, as they do when the
+ * container is NULL (its own allocation failed).  0 when added, else -1.
+ * A chain of them builds a document without a leak on out of memory.
+ */
+int tf_json_own_add(struct json_object *obj, const char *key,
+		    struct json_object *v);
+int tf_json_own_push(struct json_object *arr, struct json_object *v);
+
+/*
  * A JSON string holding the text of @len bytes of @s (invalid bytes as
  * U+FFFD), for arrays where no KEY_hex can sit; NULL when out of memory
  * or @len is beyond json-c's int lengths.

@@ -162,6 +162,47 @@ static void test_null_str_text(void **state)
 	json_object_put(o);
 }
 
+/*
+ * The own_ adders take the value in every case: added, it is the
+ * container's; not added (NULL container), it is freed.  An extra
+ * reference taken here tells which: json_object_put() returns 1 when its
+ * put frees the object, that is when the adder dropped its own reference.
+ */
+static void test_own_add_push(void **state)
+{
+	struct json_object *o = json_object_new_object();
+	struct json_object *a = json_object_new_array();
+	struct json_object *v, *got;
+
+	(void)state;
+	v = json_object_get(json_object_new_int(7));
+	assert_int_equal(tf_json_own_add(o, "n", v), 0);
+	assert_true(json_object_object_get_ex(o, "n", &got));
+	assert_ptr_equal(got, v);
+	assert_int_equal(json_object_put(v), 0); /* still held by o */
+
+	v = json_object_get(json_object_new_int(8));
+	assert_int_equal(tf_json_own_push(a, v), 0);
+	assert_int_equal(json_object_array_length(a), 1);
+	assert_ptr_equal(json_object_array_get_idx(a, 0), v);
+	assert_int_equal(json_object_put(v), 0); /* still held by a */
+
+	v = json_object_get(json_object_new_string("lost"));
+	assert_int_equal(tf_json_own_add(NULL, "k", v), -1);
+	assert_int_equal(json_object_put(v), 1); /* the adder put its reference */
+
+	v = json_object_get(json_object_new_string("lost"));
+	assert_int_equal(tf_json_own_push(NULL, v), -1);
+	assert_int_equal(json_object_put(v), 1);
+
+	/* A NULL value is JSON null, added like any other. */
+	assert_int_equal(tf_json_own_add(o, "none", NULL), 0);
+	assert_true(json_object_object_get_ex(o, "none", &got));
+	assert_null(got);
+	json_object_put(o);
+	json_object_put(a);
+}
+
 static void test_hex(void **state)
 {
 	size_t n = 99;
@@ -207,6 +248,7 @@ int main(void)
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_null_str_text),
+		cmocka_unit_test(test_own_add_push),
 		cmocka_unit_test(test_hex),
 		cmocka_unit_test(test_print_guards_invalid),
 	};
