@@ -25,11 +25,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "config.h"
 #include "dropcaps.h"
+#include "escape.h"
 #include "feed.h"
 #include "fsutil.h"
+#include "getopt_error.h"
 #include "metrics.h"
 #include "state.h"
 
@@ -187,7 +188,7 @@ int ap_plugin_main(int argc, char **argv)
 	int64_t last_save, last_age;
 	int opt, rc = 0;
 
-	opterr = 0; /* ap_cli_bad_option() says what is wrong, once */
+	opterr = 0; /* tf_getopt_error() says what is wrong, once */
 	while ((opt = getopt_long(argc, argv, ":c:h", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'c':
@@ -198,14 +199,16 @@ int ap_plugin_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			ap_cli_bad_option("audisp-trusted-for", opt, argv);
+			fprintf(stderr, "%s: %s\n", "audisp-trusted-for",
+				tf_getopt_error(opt, argv, longopts, err, sizeof(err)));
 			usage(stderr);
 			return 2;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "audisp-trusted-for: unexpected argument '%s' (did you mean 'report'?)\n",
-			argv[optind]);
+		fputs("audisp-trusted-for: unexpected argument '", stderr);
+		tf_fputs_escaped(argv[optind], stderr);
+		fputs("' (did you mean 'report'?)\n", stderr);
 		return 2;
 	}
 	openlog("audisp-trusted-for", LOG_PID, LOG_DAEMON);

@@ -13,10 +13,10 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "cli.h"
 #include "config.h"
 #include "escape.h"
 #include "feed.h"
+#include "getopt_error.h"
 #include "metrics.h"
 #include "report.h"
 #include "report_input.h"
@@ -206,7 +206,7 @@ int ap_report_main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	optind = 1;
-	opterr = 0; /* ap_cli_bad_option() says what is wrong, once */
+	opterr = 0; /* tf_getopt_error() says what is wrong, once */
 	while ((opt = getopt_long(argc, argv, ":ic:h", longopts, NULL)) != -1) {
 		char *end;
 		unsigned long v;
@@ -280,7 +280,8 @@ int ap_report_main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		default:
-			ap_cli_bad_option(PROG, opt, argv);
+			fprintf(stderr, "%s: %s\n", PROG,
+				tf_getopt_error(opt, argv, longopts, err, sizeof(err)));
 			usage(stderr);
 			return 2;
 		}
@@ -290,8 +291,9 @@ int ap_report_main(int argc, char **argv)
 		return 2;
 	}
 	if (!input && optind < argc) {
-		fprintf(stderr, PROG ": unexpected argument '%s' (log files go after --input)\n",
-			argv[optind]);
+		fputs(PROG ": unexpected argument '", stderr);
+		tf_fputs_escaped(argv[optind], stderr);
+		fputs("' (log files go after --input)\n", stderr);
 		return 2;
 	}
 	if (!input && filtered) {

@@ -58,6 +58,7 @@
  * agree with each other; it is a bench tool, not part of a product.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -311,8 +312,10 @@ int main(int argc, char **argv)
 	bool raw = false;
 	const char *out = NULL;
 	int c;
+	char bad[8];
 
-	while ((c = getopt(argc, argv, "n:p:c:x:H:rs:o:m:e:h")) != -1) {
+	opterr = 0; /* one message of our own, below */
+	while ((c = getopt(argc, argv, ":n:p:c:x:H:rs:o:m:e:h")) != -1) {
 		switch (c) {
 		case 'n':
 			n = num(optarg, "-n");
@@ -344,6 +347,14 @@ int main(int argc, char **argv)
 		case 'e':
 			ec_every = num(optarg, "-e");
 			break;
+		case ':':
+		case '?':
+			/* a short option: optopt is it (any byte: shown as hex) */
+			snprintf(bad, sizeof(bad), isgraph(optopt) ? "-%c" : "-\\x%02x",
+				 (unsigned char)optopt);
+			fprintf(stderr, c == ':' ? "gen-audit-log: option '%s' needs a value\n" :
+				"gen-audit-log: unknown option '%s'\n", bad);
+			/* fall through */
 		default:
 			fprintf(stderr, "usage: gen-audit-log [-n RECORDS] [-p DISTINCT_PATHS] "
 					"[-c CONFIG_EVERY] [-x HOSTILE_EVERY] [-H NODES] [-r] "

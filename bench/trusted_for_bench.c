@@ -12,6 +12,7 @@
  * 0, denied: EACCES) on any call exits 1.  The caller sets the policy, audit
  * and the tracepoint around it (bench/trusted-for.sh does, in the VM).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -87,8 +88,10 @@ int main(int argc, char **argv)
 	long n = 200000, wrong = 0;
 	int rounds = 5, opt;
 	double base = 0;
+	char bad[8];
 
-	while ((opt = getopt(argc, argv, "n:r:a:d:")) != -1) {
+	opterr = 0; /* one message of our own, below */
+	while ((opt = getopt(argc, argv, ":n:r:a:d:")) != -1) {
 		switch (opt) {
 		case 'n':
 			n = atol(optarg);
@@ -103,6 +106,10 @@ int main(int argc, char **argv)
 			denied = optarg;
 			break;
 		default:
+			snprintf(bad, sizeof(bad), isgraph(optopt) ? "-%c" : "-\\x%02x",
+				 (unsigned char)optopt);
+			fprintf(stderr, opt == ':' ? "trusted_for_bench: option '%s' needs a value\n" :
+				"trusted_for_bench: unknown option '%s'\n", bad);
 			fprintf(stderr, "usage: %s [-n N] [-r ROUNDS] [-a ALLOWED_FILE] [-d DENIED_FILE] CASE...\n",
 				argv[0]);
 			return 2;

@@ -255,8 +255,8 @@ int pc_cmd_rollback(int argc, char **argv)
 			printf("usage: policyctl rollback [--state FILE]\n");
 			return PC_EXIT_OK;
 		default:
-			pc_err("rollback: bad option '%s'; usage: policyctl rollback [--state FILE]",
-			       argv[optind - 1]);
+			pc_bad_option("rollback", ch, argv, opts,
+				      "policyctl rollback [--state FILE]");
 			return PC_EXIT_ERROR;
 		}
 	}

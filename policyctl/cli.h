@@ -16,6 +16,16 @@ extern const char *pc_prog;
 /* "policyctl: " + message + "\n" on stderr */
 void pc_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+struct option;
+
+/*
+ * "policyctl: CMD: " + what getopt_long() refused (@ch '?' or ':', the
+ * option as the user wrote it, escaped: tf_getopt_error()), then
+ * "; usage: " @usage when not NULL, and "\n".
+ */
+void pc_bad_option(const char *cmd, int ch, char *const argv[],
+		   const struct option *opts, const char *usage);
+
 /* Parse a policy value: exactly one of "0".."3"; -1 otherwise. */
 int pc_parse_policy(const char *s);
 

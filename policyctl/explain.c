@@ -75,9 +75,7 @@ int pc_cmd_explain(int argc, char **argv)
 			rc = PC_EXIT_OK;
 			goto out;
 		default:
-			pc_err("explain: %s option '%s'",
-			       ch == ':' ? "missing value for" : "unknown",
-			       argv[optind - 1]);
+			pc_bad_option("explain", ch, argv, opts, NULL);
 			usage(stderr);
 			goto out;
 		}

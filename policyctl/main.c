@@ -10,6 +10,7 @@
 
 #include "cli.h"
 #include "escape.h"
+#include "getopt_error.h"
 
 const char *pc_prog = "policyctl";
 
@@ -33,6 +34,17 @@ void pc_err(const char *fmt, ...)
 		tf_fputs_escaped(msg, stderr);
 	fputc('\n', stderr);
 	free(msg);
+}
+
+void pc_bad_option(const char *cmd, int ch, char *const argv[],
+		   const struct option *opts, const char *usage)
+{
+	char msg[256];
+
+	/* already escaped: not through pc_err(), which would escape it again */
+	fprintf(stderr, "%s: %s: %s%s%s\n", pc_prog, cmd,
+		tf_getopt_error(ch, argv, opts, msg, sizeof(msg)),
+		usage ? "; usage: " : "", usage ? usage : "");
 }
 
 int pc_parse_policy(const char *s)

@@ -26,6 +26,15 @@ static void usage_line(FILE *f, const char *cmd, bool apply)
 				"         [--user NAME|UID]... [--all] [--json]\n", cmd, cmd);
 }
 
+/* The name of the long option whose val is @val in @opts. */
+static const char *long_name(const struct option *opts, int val)
+{
+	for (; opts->name; opts++)
+		if (opts->val == val)
+			return opts->name;
+	return "?";
+}
+
 static char *canonical(const char *opt, const char *arg)
 {
 	char *p = realpath(arg, NULL);
@@ -164,12 +173,16 @@ int pc_parse_check_args(const char *cmd, int argc, char **argv,
 			usage_line(stdout, cmd, apply);
 			return 1;
 		case ':':
-			pc_err("%s: option '%s' needs a value", cmd, argv[optind - 1]);
+			pc_bad_option(cmd, ch, argv, opts, NULL);
 			usage_line(stderr, cmd, apply);
 			return -1;
 		default:
+			pc_bad_option(cmd, ch, argv, opts, NULL);
+			usage_line(stderr, cmd, apply);
+			return -1;
 unknown:
-			pc_err("%s: unknown option '%s'", cmd, argv[optind - 1]);
+			/* a long-only option of the other command (opts[]) */
+			pc_err("%s: unknown option '--%s'", cmd, long_name(opts, ch));
 			usage_line(stderr, cmd, apply);
 			return -1;
 		}

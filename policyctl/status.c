@@ -44,8 +44,8 @@ int pc_cmd_status(int argc, char **argv)
 			printf("usage: policyctl status [--json]\n");
 			return PC_EXIT_OK;
 		default:
-			pc_err("status: unknown option '%s'; usage: policyctl status [--json]",
-			       argv[optind - 1]);
+			pc_bad_option("status", c, argv, opts,
+				      "policyctl status [--json]");
 			return PC_EXIT_ERROR;
 		}
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 #include "caps.h"
 #include "escape.h"
+#include "getopt_error.h"
 #include "trustedfor.h"
 #include "user.h"
 #include "app.h"
@@ -130,7 +131,7 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
+	char *end, msg[256];
 	uid_t uid;
 	int c, s;
 
@@ -203,20 +204,14 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 		case 'V':
 			printf("trusttop " VERSION "\n");
 			exit(TT_EXIT_OK);
-		case ':':
-			return bad_arg("option", argv[optind - 1],
-				       "needs a value: see trusttop --help");
-		default: {
-			char o[3] = { '-', (char)optopt, '\0' };
-
-			return bad_arg("unknown option", optopt ? o : argv[optind - 1],
-				       "see trusttop --help");
-		}
+		default: /* '?' or ':' */
+			fprintf(stderr, "trusttop: %s: see trusttop --help\n",
+				tf_getopt_error(c, argv, opts, msg, sizeof(msg)));
+			return -1;
 		}
 	}
 	if (optind < argc) {
-		fprintf(stderr, "trusttop: unexpected argument '%s': see trusttop --help\n", argv[optind]);
-		return -1;
+		return bad_arg("unexpected argument", argv[optind], "see trusttop --help");
 	}
 	if (!a->batch && !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "trusttop: standard output is not a terminal: use -b (text) or --json\n");

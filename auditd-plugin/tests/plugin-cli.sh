@@ -106,6 +106,19 @@ t_eq "unknown report option: exit 2, one line naming it" "2 1 1" \
 "$BIN" report --input --state 2> "$W/e"; rc=$?
 t_eq "report option without its value: exit 2, one line naming it" "2 1 1" \
 	"$rc $(grep -c "^audisp-trusted-for report: option '--state' needs a value$" "$W/e") $(grep -c option "$W/e")"
+"$BIN" report --json=1 2> "$W/e"; rc=$?
+t_eq "report option given a value it does not take: exit 2, one line naming it" "2 1 1" \
+	"$rc $(grep -c "^audisp-trusted-for report: option '--json' takes no value$" "$W/e") $(grep -c option "$W/e")"
+ESC=$(printf '\033')
+"$BIN" report "--x$ESC[2J" 2> "$W/e"; rc=$?
+t_eq "hostile report option: exit 2, named escaped, no raw ESC" "2 1 0" \
+	"$rc $(grep -c "^audisp-trusted-for report: unknown option '--x\\\\x1b\\[2J'$" "$W/e") $(grep -c "$ESC" "$W/e")"
+"$BIN" report --state /dev/null "x$ESC[2J" 2> "$W/e"; rc=$?
+t_eq "hostile report argument: exit 2, named escaped, no raw ESC" "2 1 0" \
+	"$rc $(grep -c "^audisp-trusted-for report: unexpected argument 'x\\\\x1b\\[2J'" "$W/e") $(grep -c "$ESC" "$W/e")"
+"$BIN" "x$ESC[2J" 2> "$W/e"; rc=$?
+t_eq "hostile plugin argument: exit 2, named escaped, no raw ESC" "2 1 0" \
+	"$rc $(grep -c "^audisp-trusted-for: unexpected argument 'x\\\\x1b\\[2J'" "$W/e") $(grep -c "$ESC" "$W/e")"
 "$BIN" -x 2> "$W/e"; rc=$?
 t_eq "unknown plugin option: exit 2, one line naming it" "2 1 1" \
 	"$rc $(grep -c "^audisp-trusted-for: unknown option '-x'$" "$W/e") $(grep -c option "$W/e")"

@@ -87,6 +87,21 @@ done
 # getopt's own message is off in every command (opterr = 0): one line
 run "$P" status --bogus
 usage_error "status --bogus" "unknown option '--bogus'"
+# the option getopt refused, as written: not the word before it ('status'
+# for -xj once), not with its value
+run "$P" status -xj
+usage_error "status -xj" "status: unknown option '-x'; usage: policyctl status"
+run "$P" rollback --sta
+usage_error "rollback --sta" "rollback: option '--sta' needs a value; usage: policyctl rollback"
+# (check and explain print their usage after the line)
+for c in "check --policy 1 --json=yes|check: option '--json' takes no value$" \
+	"explain --policy 1 -j --us|explain: option '--us' needs a value$" \
+	"explain -zj|explain: unknown option '-z'$"; do
+	run "$P" ${c%%|*}
+	t_eq "${c%%|*}: exit 2" 2 "$rc"
+	if head -n 1 "$tmp/err" | grep -q -- "${c#*|}"; then t_ok "${c%%|*}: names the option"
+	else t_fail "${c%%|*}: stderr '$err' lacks '${c#*|}'"; fi
+done
 
 # --- status ------------------------------------------------------------------
 run "$P" status

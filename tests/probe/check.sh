@@ -37,6 +37,12 @@ usage_error() {
 	*) t_fail "$1: '$2' not in '$err'" ;;
 	esac
 }
+run "$PROBE" --bogus /bin/true
+usage_error "unknown option" "probe: unknown option '--bogus' (see probe --help)"
+run "$PROBE" -wz /bin/true
+usage_error "unknown option in a word" "probe: unknown option '-z' (see"
+run "$PROBE" -n
+usage_error "option without its value" "probe: option '-n' needs a value"
 run "$PROBE"
 usage_error "no FILE" "no FILE"
 run "$PROBE" --api nope /bin/true

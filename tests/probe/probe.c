@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "escape.h"
+#include "getopt_error.h"
 #include "probe.h"
 #include "user.h"
 
@@ -201,10 +202,11 @@ int main(int argc, char **argv)
 	bool nokernel = false, failed = false;
 	struct target *ts;
 	uid_t uid = 0;
-	char buf[64];
+	char buf[64], msg[256];
 	int c, n, rc;
 
-	while ((c = getopt_long(argc, argv, "+a:n:u:c:s:wH", longopts, NULL)) != -1) {
+	opterr = 0; /* one line of our own below, not getopt's too */
+	while ((c = getopt_long(argc, argv, "+:a:n:u:c:s:wH", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a':
 			if (probe_api_parse(optarg, &o.api))
@@ -239,8 +241,9 @@ int main(int argc, char **argv)
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
-		default:
-			fputs(usage_text, stderr);
+		default: /* '?' or ':' */
+			fprintf(stderr, "probe: %s (see probe --help)\n",
+				tf_getopt_error(c, argv, longopts, msg, sizeof(msg)));
 			return EXIT_USAGE;
 		}
 	}

@@ -28,7 +28,15 @@ expect() {
 # getopt's own message is off: one line, naming the option
 expect "unknown option" 2 "^trusttop: unknown option '-Z': see trusttop --help" "$TRUSTTOP" -b -Z
 expect "unknown long option" 2 "^trusttop: unknown option '--bogus': see" "$TRUSTTOP" --bogus
-expect "no value" 2 "^trusttop: option '-n': needs a value" "$TRUSTTOP" -b -n
+expect "no value" 2 "^trusttop: option '-n' needs a value: see trusttop --help$" "$TRUSTTOP" -b -n
+# the option getopt refused, not the word before it or its short twin
+expect "unknown inside a word" 2 "^trusttop: unknown option '-Z': see" "$TRUSTTOP" -Zb
+expect "long option with a value" 2 "^trusttop: option '--json' takes no value: see" \
+	"$TRUSTTOP" --json=1
+expect "hostile option" 2 "^trusttop: unknown option '--x\\\\x1b\\[2J': see" \
+	"$TRUSTTOP" "$(printf -- '--x\033[2J')"
+expect "hostile argument" 2 "^trusttop: unexpected argument 'x\\\\x1b\\[2J': see" \
+	"$TRUSTTOP" -b "$(printf 'x\033[2J')"
 expect "-d 0" 2 "^trusttop: -d '0': .*between 0.1 and 3600" "$TRUSTTOP" -b -d 0
 expect "-d abc" 2 "^trusttop: -d 'abc'" "$TRUSTTOP" -b -d abc
 expect "-n -1" 2 "^trusttop: -n '-1': .*whole number" "$TRUSTTOP" -b -n -1
