@@ -40,7 +40,7 @@ command -v ausearch > /dev/null || { echo "bench: no ausearch (apt-get install a
 [ -x /usr/bin/time ] || { echo "bench: no /usr/bin/time (apt-get install time)" >&2; exit 2; }
 
 mkdir -p build/bench || exit 1
-if [ ! -x "$GEN" ] || [ bench/gen-audit-log.c -nt "$GEN" ]; then
+if [ ! -x "$GEN" ] || [ -n "$(find bench/gen-audit-log.c -newer "$GEN")" ]; then
 	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$GEN" bench/gen-audit-log.c || exit 1
 fi
 
@@ -112,7 +112,9 @@ rounds() {
 }
 
 rounds "$LOG" "" "" yes
+# shellcheck disable=SC2046 # minmed prints two numbers: split on purpose
 set -- $(minmed "$D/t.report"); REP_MIN=$1; REP_MED=$2
+# shellcheck disable=SC2046 # minmed prints two numbers: split on purpose
 set -- $(minmed "$D/t.ausearch"); AUS_MIN=$1; AUS_MED=$2
 REP_DENIALS=$(sed -n 's/^Number of denials: //p' "$D/report.txt")
 REP_CHANGES=$(sed -n 's/^Number of policy changes: //p' "$D/report.txt")
@@ -154,7 +156,9 @@ if [ "$MIXED_LINES" -gt 0 ]; then
 	M_LINES=$(wc -l < "$MLOG")
 	M_MIB=$(du -m "$MLOG" | cut -f1)
 	rounds "$MLOG" m mixed no
+	# shellcheck disable=SC2046 # minmed prints two numbers: split on purpose
 	set -- $(minmed "$D/mt.report"); M_REP_MIN=$1; M_REP_MED=$2
+	# shellcheck disable=SC2046 # minmed prints two numbers: split on purpose
 	set -- $(minmed "$D/mt.ausearch"); M_AUS_MIN=$1; M_AUS_MED=$2
 	M_REP_DENIALS=$(sed -n 's/^Number of denials: //p' "$D/mreport.txt")
 	M_REP_CHANGES=$(sed -n 's/^Number of policy changes: //p' "$D/mreport.txt")

@@ -156,7 +156,7 @@ run_pc() {
 	if [[ $summary =~ ^policy\ 3\ would\ deny\ ([0-9]+)\ of\ ([0-9]+)\ interpreted\ files ]]; then
 		got_denied=${BASH_REMATCH[1]} got_interp=${BASH_REMATCH[2]}
 	else
-		got_denied=? got_interp=?
+		got_denied='?' got_interp='?'
 		sed 's/^/policyctl stderr: /' "$work/pc.err" | tail -n 3 >&2
 	fi
 	[ "$want_denied" -gt 0 ] && want_rc=1
@@ -164,7 +164,7 @@ run_pc() {
 		[ "$rc" != "$want_rc" ]; then
 		echo "WRONG COUNT: policyctl: denied $got_denied of $got_interp, exit $rc; generator: denied $want_denied of $want_interp, exit $want_rc expected" >&2
 		bad=1
-		pc_x=?
+		pc_x='?'
 	else
 		pc_x=$((got_interp - got_denied))
 	fi
@@ -180,7 +180,7 @@ median() {
 tools=(find pc)
 [ -n "$has_bfs" ] && tools+=(bfs)
 ft=() pt=() bt=() rf=() rb=() rc_=()
-rss=? nf=? pc_x=? pc_summary= fc= pc_cpu=
+rss='?' nf='?' pc_x='?' pc_summary='' fc='' pc_cpu=''
 load_before=$(load)
 echo "load before: $load_before ($(nproc) CPUs, kernel.sched_autogroup_enabled=$(cat /proc/sys/kernel/sched_autogroup_enabled 2> /dev/null || echo ?))"
 for ((r = 0; r < ROUNDS; r++)); do

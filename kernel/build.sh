@@ -73,6 +73,7 @@ frag_name() {
 }
 
 series_hash() {
+	# shellcheck disable=SC2046 # series names one patch a line, no spaces
 	(cd "$top/kernel/patches" && cat series $(cat series)) | sha256sum | cut -d' ' -f1
 }
 

@@ -15,7 +15,7 @@ SUITE=auditd-plugin-metrics
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
 DATA=$TOP/tests/data
 W=$(mktemp -d /tmp/tf-metrics.XXXXXX)
-PID= NE= PROM=
+PID='' NE='' PROM=''
 cleanup() {
 	for p in $PID $NE $PROM; do kill "$p" 2>/dev/null; done
 	for p in $PID $NE $PROM; do wait "$p" 2>/dev/null; done

@@ -110,13 +110,13 @@ t_eq "report option without its value: exit 2, one line naming it" "2 1 1" \
 t_eq "report option given a value it does not take: exit 2, one line naming it" "2 1 1" \
 	"$rc $(grep -c "^audisp-trusted-for report: option '--json' takes no value$" "$W/e") $(grep -c option "$W/e")"
 ESC=$(printf '\033')
-"$BIN" report "--x$ESC[2J" 2> "$W/e"; rc=$?
+"$BIN" report "--x${ESC}[2J" 2> "$W/e"; rc=$?
 t_eq "hostile report option: exit 2, named escaped, no raw ESC" "2 1 0" \
 	"$rc $(grep -c "^audisp-trusted-for report: unknown option '--x\\\\x1b\\[2J'$" "$W/e") $(grep -c "$ESC" "$W/e")"
-"$BIN" report --state /dev/null "x$ESC[2J" 2> "$W/e"; rc=$?
+"$BIN" report --state /dev/null "x${ESC}[2J" 2> "$W/e"; rc=$?
 t_eq "hostile report argument: exit 2, named escaped, no raw ESC" "2 1 0" \
 	"$rc $(grep -c "^audisp-trusted-for report: unexpected argument 'x\\\\x1b\\[2J'" "$W/e") $(grep -c "$ESC" "$W/e")"
-"$BIN" "x$ESC[2J" 2> "$W/e"; rc=$?
+"$BIN" "x${ESC}[2J" 2> "$W/e"; rc=$?
 t_eq "hostile plugin argument: exit 2, named escaped, no raw ESC" "2 1 0" \
 	"$rc $(grep -c "^audisp-trusted-for: unexpected argument 'x\\\\x1b\\[2J'" "$W/e") $(grep -c "$ESC" "$W/e")"
 "$BIN" -x 2> "$W/e"; rc=$?
@@ -190,7 +190,7 @@ sleep 0.5
 kill -9 $PID; wait $PID 2>/dev/null
 exec 3>&-
 t_eq "kill -9: state is the last save, intact" 30 "$(state_denials)"
-t_eq "no temporary files left" 0 "$(ls "$W/st" | grep -c tmp)"
+t_eq "no temporary files left" 0 "$(find "$W/st" -mindepth 1 -name '*tmp*' | wc -l)"
 
 # A corrupt state is kept aside, never overwritten.
 echo garbage > "$W/st/state.json"
@@ -198,7 +198,7 @@ start_plugin
 exec 3>&-
 wait $PID; rc=$?
 t_eq "corrupt state: plugin still starts" 0 "$rc"
-t_eq "corrupt state kept aside" 1 "$(ls "$W/st" | grep -c 'state.json.corrupt.')"
+t_eq "corrupt state kept aside" 1 "$(find "$W/st" -mindepth 1 -name 'state.json.corrupt.*' | wc -l)"
 start_plugin
 sleep 0.5
 capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/$PID/status)

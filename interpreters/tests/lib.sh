@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared setup for the interpreter tests (host-*.sh here and
 # tests/vm/cases/interp-*.sh); source it after setting SUITE and TF_TOP.
 # Runs the test in a private mount namespace on the host (root only; the

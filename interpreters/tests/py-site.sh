@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # trusted-python3 without -S: the site module (.pth files, sitecustomize,
 # usercustomize), zip archives (zipimport), PYTHONSTARTUP and -i.
 # Sourced by host-python.sh and tests/vm/cases/interp-python.sh after

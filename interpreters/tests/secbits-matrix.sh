@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # The exec securebits against a model written from check_exec.rst
 # (Documentation/userspace-api/check_exec.rst, summarised in the issue-11
 # ABI note), not from tf_interp.c.  Sourced by host-python.sh and

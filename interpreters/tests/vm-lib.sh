@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Shared by tests/vm/cases/interp-*.sh (sourced after lib.sh): the trustfor
 # kernel and its fs.trust_policy, which the cases set to 0..3 in turn ($P).
 # The verdict helpers (iv, same, model, kexp) are in lib.sh.

@@ -31,7 +31,6 @@ base=${TF_DEB_CHROOT:-$out/chroot}
 run=$out/run
 cache=$out/apt-cache
 log=$out/check.log
-suites="bookworm"
 
 die() {
 	t_fail "$*"

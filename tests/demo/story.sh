@@ -17,7 +17,7 @@ export LC_ALL=C.UTF-8 TZ=UTC
 export POLICYCTL_STATE=/run/policyctl/last-apply
 
 bold=$(printf '\033[1m') off=$(printf '\033[0m')
-[ -t 1 ] || bold= off=
+[ -t 1 ] || bold='' off=''
 step=0
 # shows STORY-LINE: one line saying what the next command shows
 shows() { step=$((step + 1)); printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"; }

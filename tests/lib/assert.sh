@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Assertions for shell test scripts; source it, then call t_done SUITE at the end.
 # Each check prints "ok - ..." or "not ok - ..." and is counted.
 #

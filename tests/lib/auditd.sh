@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # A private auditd for tests (POSIX sh; source it after tests/lib/wait.sh).
 # auditd_conf DIR LOG_FORMAT [LINE...]: DIR/auditd.conf (mode 0640) for an
 #   auditd with its logs in DIR/log and its plugins in DIR/plugins.d that

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Is the build there (POSIX sh; source it after tests/lib/assert.sh).
 # need_build SUITE HOW FILE...: each FILE must be an executable file; for
 #   the first that is not, one failed check "no FILE: run 'HOW' first",

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # The helpers every VM case (and root test) uses, in one (POSIX sh): source
 # it from the repository root, or set TF_LIB to this directory first.
 # assert.sh (t_ok, t_eq, t_done...), build.sh (need_build), wait.sh

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # CPUs for tests (POSIX sh; source it).
 # allowed_cpus: the CPUs this process may run on (its affinity, from
 #   Cpus_allowed_list in /proc/self/status, e.g. "0-2,5"), one number a

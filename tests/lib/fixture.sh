@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # What a test changes on the machine, put back at exit (POSIX sh; source
 # it).  One EXIT trap runs every registered undo, the last registered first;
 # INT and TERM exit through it.  A script using this must not set its own

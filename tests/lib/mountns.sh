@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # A private mount namespace for a test script (POSIX sh; source it).
 # mountns_reexec SHELL SCRIPT ARGS...: unless this process already is the
 #   re-run, run SCRIPT again with SHELL in a private mount namespace

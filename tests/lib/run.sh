@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Running a command under test (POSIX sh; source it).
 # run_files DIR: run's output files are DIR/out and DIR/err (call once,
 #   with the test's own temporary directory, before run).

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # A program's screen in tmux, for tests (POSIX sh; source it after
 # tests/lib/assert.sh and tests/lib/wait.sh).  $T is the tmux command with
 # the test's own socket (tmux -L NAME); $PANE the target (default tt).

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # trusttop in tests, demos and benches (POSIX sh; source it after
 # tests/lib/wait.sh).  $TRUSTTOP is the binary.
 # tt_start OUT ERR SECONDS ARGS...: trusttop ARGS in the background

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # Polling for shell tests (POSIX sh; source it).
 # wait_for SECONDS CMD...: run CMD until it succeeds (return 0) or SECONDS
 #   have passed (return 1, CMD having failed at or after the deadline).

@@ -46,9 +46,9 @@ esac
 if $has_tf; then backend=trusted_for; elif $has_ec; then backend=execve_check; else backend=none; fi
 policy=
 $has_tf && policy=$(cat /proc/sys/fs/trust_policy)
-noexec=false
+noexec='false'
 findmnt -n -o OPTIONS -T "$top/tests/readme" | tr ',' '\n' | grep -qx noexec && noexec=true
-mnt=exec
+mnt='exec'
 $noexec && mnt=noexec
 echo "# machine: backend $backend${policy:+, fs.trust_policy=$policy}; example files: tests/readme on a mount with $mnt"
 
@@ -118,7 +118,7 @@ c_check_rf() {
 }
 check_for "policyctl explain --policy 3 --user root ${ex_files[*]}" c_explain
 c_explain() {
-	local f r want= d=0
+	local f r want='' d=0
 	doc=1
 	for f in "${ex_files[@]}"; do
 		r=$(reasons_p3 "$f")
@@ -174,7 +174,7 @@ log_bytes() { # a logged untrusted string -> its bytes in lower-case hex
 	*) tr A-F a-f <<< "$1" | tr -d '\n' ;;
 	esac
 }
-changes= change_names=
+changes='' change_names=''
 while IFS= read -r rec; do
 	changes+="$(fld old "$rec") -> $(fld new "$rec") $([ "$(fld res "$rec" | cut -c1)" = 1 ] && echo yes || echo no)"
 	changes+=" $(id_text "$(fld auid "$rec")") $(id_text "$(fld uid "$rec")") $(fld pid "$rec")"$'\n'
@@ -215,7 +215,7 @@ c_report_tables() {
 }
 check_for "audisp-trusted-for report --input $log --table policy" c_report_policy
 c_report_policy() {
-	local row rest got= names= exe comm
+	local row rest got='' names='' exe comm
 	doc=0
 	report_counts
 	# "N. date time node old -> new applied auid uid pid exe (comm)"
@@ -244,7 +244,7 @@ c_report_json() {
 # rule (README "When the kernel cannot answer": refuse on noexec mounts).
 check_for 'trusted-dash tests/readme/hello.sh' c_dash
 c_dash() {
-	local why= x=false
+	local why='' x=false
 	doc=0
 	[ -n "$(find tests/readme/hello.sh -perm /111)" ] && x=true
 	case $backend in

@@ -1,3 +1,4 @@
+# shellcheck shell=sh
 # trusttop test helpers (sourced): what the running kernel offers, and the
 # verdicts the tests expect, written from the specifications (the
 # fs.trust_policy documentation and the trusted_for_verdict tracepoint's in

@@ -180,7 +180,7 @@ for P in 0 1 2 3; do
 
 		for I in dash python; do
 			case $I in
-			dash) ext=sh; INTERP=$DASH; CMD='echo matrix ran' ;;
+			dash) ext='sh'; INTERP="$DASH"; CMD='echo matrix ran' ;;
 			python) ext=py; INTERP="$PY -S"; CMD='print("matrix ran")' ;;
 			esac
 			sbr="$TFRUN --secbits $SB --"

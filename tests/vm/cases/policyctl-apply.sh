@@ -65,7 +65,7 @@ t_eq "apply: reports old -> new" 1 "$(grep -c '^fs.trust_policy: 0 -> 3$' "$RUN_
 t_eq "apply: kernel value" 3 "$(cat $POLICY)"
 t_eq "apply --persist: conf" "fs.trust_policy = 3" "$(grep -v '^#' $CONF)"
 t_eq "apply --persist: conf mode" 644 "$(stat -c %a $CONF)"
-t_eq "apply --persist: no temp file left" "60-trust-policy.conf" "$(ls /etc/sysctl.d | grep trust-policy)"
+t_eq "apply --persist: no temp file left" "60-trust-policy.conf" "$(find /etc/sysctl.d -mindepth 1 -maxdepth 1 -name '*trust-policy*' -printf '%f\n')"
 t_eq "state file records the old value" "old=0" "$(grep '^old=' $POLICYCTL_STATE)"
 run "$P" status --json
 t_eq "status --json: live value" "3 True" "$($PY -c 'import json,sys; d=json.load(sys.stdin); print(d["policy"], d["trusted_for"])' < "$RUN_OUT")"

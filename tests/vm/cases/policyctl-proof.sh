@@ -174,7 +174,7 @@ mknod -m 0660 $S/blk-loop0 b 7 0
 made=$((made + 8))
 for target in $C/ex/m555-root.sh $C/nx/m0755-pcalice.sh $S/dir-root $S/fifo-root \
 	      $S/chr-null $S/blk-loop0 $C/ex/acl0.sh; do
-	ln -s "$target" $S/link-$(basename "$target")
+	ln -s "$target" "$S/link-$(basename "$target")"
 	made=$((made + 1))
 done
 
@@ -297,7 +297,7 @@ for pol in 0 1 2 3; do
 		# pipe, memfd and socket fds, created by the subject
 		coproc PRB { "$PROBE" --as $uid -a trusted_for --hold "${fds[@]}"; }
 		for _ in "${fds[@]}"; do
-			v= kind= procpath= pv=
+			v='' kind='' procpath='' pv=''
 			IFS=$'\t' read -r v e api kind procpath <&"${PRB[0]}"
 			case $v in
 			allow|deny)
@@ -307,6 +307,7 @@ for pol in 0 1 2 3; do
 			case $pv in allow|deny) ;; *) pv= ;; esac
 			verdict_case "" "policy=$pol uid=$uid $kind" "$v" "$pv"
 		done
+		# shellcheck disable=SC1083,SC2093 # bash: close the coprocess's input fd
 		exec {PRB[1]}>&-
 		wait $PRB_PID 2>/dev/null
 
@@ -371,7 +372,7 @@ for uid in $ec_uids; do
 	done
 	coproc PRB { "$PROBE" --as $uid -a execve_check --hold "${fds[@]}"; }
 	for _ in "${fds[@]}"; do
-		v= kind= procpath= pv=
+		v='' kind='' procpath='' pv=''
 		IFS=$'\t' read -r v e api kind procpath <&"${PRB[0]}"
 		[ "$v $e" != "deny ETXTBSY" ] || v=busy
 		case $v in
@@ -383,6 +384,7 @@ for uid in $ec_uids; do
 		case $pv in allow|deny|busy) ;; *) pv= ;; esac
 		verdict_case ec_ "execve_check uid=$uid $kind" "$v" "$pv"
 	done
+	# shellcheck disable=SC1083,SC2093 # bash: close the coprocess's input fd
 	exec {PRB[1]}>&-
 	wait $PRB_PID 2>/dev/null
 
