@@ -36,13 +36,20 @@ t_eq "probe: $N calls, every one denied" "allowed 0 denied $N errors 0 checks $N
 is_count "$issued" || issued="(probe output unreadable)"
 # Let the plugin catch up with auditd's dispatcher queue (with what can still
 # arrive: records the kernel lost never will), then stop auditd (SIGTERM: the
-# plugin flushes and saves).
+# plugin flushes and saves).  Under TCG on a loaded machine auditd can take
+# many minutes; records still in the kernel's queue when it stops are never
+# logged, so the queue's length then (auditctl -s: backlog) tells a wait too
+# short from a loss.
 lostf=$(lost)
+waited=
 if is_count "$issued" && is_count "$lostf"; then
-	save_until "$((issued - (lostf - lost0)))" 900
+	save_until "$((issued - (lostf - lost0)))" 1800 || waited="not within 1800 s"
 fi
 t2=$(date +%s)
+backlog=$(auditctl -s | sed -n 's/^backlog //p')
 stop_auditd
+[ -z "$waited" ] || echo "# the plugin did not save them all $waited; kernel backlog when auditd stopped: $backlog" \
+	"(records still queued: the machine was too slow, not a loss)"
 lost1=$(lost)
 got=$(state_total)
 logn=$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] ')
