@@ -210,9 +210,8 @@ static int parse_args(struct tt_app *a, int argc, char **argv,
 			return -1;
 		}
 	}
-	if (optind < argc) {
+	if (optind < argc)
 		return bad_arg("unexpected argument", argv[optind], "see trusttop --help");
-	}
 	if (!a->batch && !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "trusttop: standard output is not a terminal: use -b (text) or --json\n");
 		return -1;
