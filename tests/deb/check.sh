@@ -25,6 +25,7 @@
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 . "$top/tests/lib/assert.sh"
+. "$top/tests/lib/mirror.sh"
 suite=deb-install
 out=$top/build/deb
 base=${TF_DEB_CHROOT:-$out/chroot}
@@ -48,22 +49,9 @@ for d in "$out"/*.deb; do
 done
 [ ${#debs[@]} -gt 0 ] || die "no packages in build/deb/: run 'make deb' first"
 
-# The host's Debian mirror: the first "deb" URI of debian.sources, else of
-# sources.list.
-host_sources=/etc/apt/sources.list.d/debian.sources
-mirror=
-if [ -f "$host_sources" ]; then
-	mirror=$(awk '
-		/^[ \t]*$/ { if (deb && uri != "" && !done) { print uri; done = 1 } deb = 0; uri = ""; next }
-		/^Types:/ { for (i = 2; i <= NF; i++) if ($i == "deb") deb = 1 }
-		/^URIs:/ { uri = $2 }
-		/^Suites:/ { if ($0 ~ /-security/) deb = 0 }
-		END { if (deb && uri != "" && !done) print uri }' "$host_sources")
-fi
-if [ -z "$mirror" ] && [ -f /etc/apt/sources.list ]; then
-	mirror=$(awk '$1 == "deb" && $3 !~ /security/ { print $2; exit }' /etc/apt/sources.list)
-fi
-mirror=${TF_DEB_MIRROR:-${mirror:-http://deb.debian.org/debian}}
+# The host's Debian mirror (tests/lib/mirror.sh).
+mirror=$(debian_mirror)
+host_sources=$HOST_SOURCES
 
 # Every mount below $run is undone on exit, before anything is removed.
 cleanup() {
@@ -322,8 +310,34 @@ verdict "libtrustedfor.pc describes the installed paths" 0 \
 	sh -c "grep -E '^(prefix|libdir|includedir)=' /usr/lib/$multiarch/pkgconfig/libtrustedfor.pc"
 verdict "trustedfor.h and libtrustedfor.so where the .pc says" 0 "" \
 	test -f /usr/include/trustedfor.h -a -e "/usr/lib/$multiarch/libtrustedfor.so"
-check "plugins.d conf is a conffile" '^ /etc/audit/plugins.d/audisp-trusted-for.conf ' \
+# The plugin's plugins.d file: made by postinst from the template (not a
+# conffile, which would outlive a remove), 0640 like auditd's own.
+check "the settings file is a conffile" '^ /etc/audit/audisp-trusted-for.conf ' \
 	dpkg-query -W -f='${Conffiles}\n' trustfor-tools
+verdict "plugins.d file put in place by postinst from the template, 0640" 0 "640" \
+	sh -c 'cmp -s /usr/share/trustfor-tools/audisp-trusted-for.plugin.conf \
+		/etc/audit/plugins.d/audisp-trusted-for.conf && stat -c %a /etc/audit/plugins.d/audisp-trusted-for.conf'
+verdict "plugins.d file is not a conffile" 0 "" \
+	sh -c "dpkg-query -W -f='\${Conffiles}\n' trustfor-tools | grep plugins.d"'; [ $? = 1 ]'
+# Remove: out of plugins.d (kept beside it), the metrics file gone; a
+# reinstall brings the administrator's file back; purge deletes it all.
+in_chroot sh -c 'echo "# edited by the administrator" >> /etc/audit/plugins.d/audisp-trusted-for.conf
+	mkdir -p /var/lib/prometheus/node-exporter /var/lib/audisp-trusted-for
+	echo "metrics_dir = /var/lib/prometheus/node-exporter" >> /etc/audit/audisp-trusted-for.conf
+	echo "x 1" > /var/lib/prometheus/node-exporter/audisp-trusted-for.prom
+	echo "{}" > /var/lib/audisp-trusted-for/state.json'
+in_chroot apt-get remove -y -q trustfor-tools >> "$log" 2>&1
+# exists FILE...: the names of those that exist, one a line.
+exists='for f; do [ -e "$f" ] && echo "$f"; done; true'
+verdict "apt-get remove: no plugin left in plugins.d, its metrics file gone, its state kept" 0 \
+	"$(printf '%s\n' /etc/audit/audisp-trusted-for.plugin-removed.conf /var/lib/audisp-trusted-for/state.json)" \
+	sh -c "$exists" - /etc/audit/plugins.d/audisp-trusted-for.conf \
+	/var/lib/prometheus/node-exporter/audisp-trusted-for.prom \
+	/etc/audit/audisp-trusted-for.plugin-removed.conf /var/lib/audisp-trusted-for/state.json
+in_chroot apt-get install -y -q --no-install-recommends "/tmp/debs/$(basename "$(ls "$out"/trustfor-tools_*.deb | head -n 1)")" >> "$log" 2>&1
+verdict "a reinstall puts the administrator's plugins.d file back" 0 \
+	"# edited by the administrator" \
+	grep -x '# edited by the administrator' /etc/audit/plugins.d/audisp-trusted-for.conf
 check "man pages installed" 'policyctl\.8\.gz' sh -c 'dpkg -L trustfor-tools | grep /man/'
 
 # 5. Removal leaves nothing behind.
@@ -331,8 +345,11 @@ names=()
 for d in "${debs[@]}"; do names+=("$(basename "$d" | sed 's/_.*//')"); done
 if in_chroot apt-get purge -y -q "${names[@]}" >> "$log" 2>&1 &&
 	[ ! -e "$run/etc/audit/plugins.d/audisp-trusted-for.conf" ] &&
+	[ ! -e "$run/etc/audit/audisp-trusted-for.plugin-removed.conf" ] &&
+	[ ! -e "$run/etc/audit/audisp-trusted-for.conf" ] &&
+	[ ! -e "$run/var/lib/audisp-trusted-for" ] &&
 	[ ! -e "$run/usr/sbin/policyctl" ]; then
-	t_ok "apt-get purge removes the packages and their conffiles"
+	t_ok "apt-get purge removes the packages, their conffiles, the plugins.d file and the state"
 else
 	t_fail "apt-get purge (see build/deb/check.log)"
 fi
