@@ -3,6 +3,10 @@
 #   make kernel     the patched Linux 6.1 (build/kernel/)
 #   make kernel-debug  the same with KASAN, lockdep, kmemleak... from
 #                   tinyconfig + the selftests' fragment (build/kernel-debug/)
+#   make kernel-deb Debian packages of the patched kernel with Debian's own
+#                   configuration (build/kernel-deb/*.deb; KCONFIG=FILE,
+#                   LOCALMOD=LSMOD-LISTING, KDEB_COMPRESS=gzip: see
+#                   kernel/build.sh and README "Deploying the kernel")
 #   make tf-stress  tests/kernel/tf-stress (build/tests/), run on it
 #   make tools      libtrustedfor, the userspace tools and their test helpers
 #                   (one target per directory: make -j2 tools, make policyctl)
@@ -46,6 +50,11 @@ kernel-debug: build/kernel-debug/bzImage
 build/kernel-debug/bzImage: $(KERNEL_DEBUG_INPUTS)
 	bash kernel/build.sh --debug
 
+# Always run: the script rebuilds only what changed (configuration, series,
+# sources), and KCONFIG/LOCALMOD are not files make could compare.
+kernel-deb:
+	bash kernel/build.sh --deb
+
 tf-stress: $(TF_STRESS)
 
 $(TF_STRESS): tests/kernel/tf-stress.c
@@ -67,12 +76,27 @@ $(TOOL_DIRS) $(TEST_DIRS):
 	$(Q)$(MAKE) -C $@ all test-helpers
 
 # A debug kernel that does not build (a fragment's option that does not
-# apply, say) fails its VM case, not the other suites.
+# apply, say) fails its VM case, not the other suites; a kernel package
+# that does not build fails the system suite.  The system suite's kernel
+# package is trimmed to its VM's modules (kernel/config/qemu-lsmod.txt).
+SYSTEM_KERNEL_DEB = kernel-deb LOCALMOD=kernel/config/qemu-lsmod.txt KDEB_COMPRESS=gzip
 check: deps
 	$(MAKE) kernel tools tf-stress
 	$(MAKE) kernel-debug || { rm -f build/kernel-debug/bzImage; \
 		echo "make check: no debug kernel: the kernel-debug case fails" >&2; }
+	$(MAKE) $(SYSTEM_KERNEL_DEB) || \
+		echo "make check: no kernel package: the system suite fails" >&2
 	tests/run
+
+# Only the suites of the Debian system: the series under Debian's full
+# configuration, and the whole Debian system booted on the kernel package
+# (with TF_SYSTEM_CACHE=/var/cache/trustfor-system, as .ci/run, the
+# packages it builds are the ones the next make check finds there).
+check-system: deps
+	$(MAKE) tools
+	$(MAKE) $(SYSTEM_KERNEL_DEB) || \
+		echo "make check-system: no kernel package: the system suite fails" >&2
+	tests/run --system-only
 
 demo: deps
 	$(MAKE) kernel tools
@@ -116,4 +140,4 @@ clean:
 	rm -rf build
 
 .PHONY: lib $(TOOL_DIRS) $(TEST_DIRS)
-.PHONY: all kernel kernel-debug tf-stress tools check demo deps install uninstall deb clean
+.PHONY: all kernel kernel-debug kernel-deb tf-stress tools check check-system demo deps install uninstall deb clean

@@ -44,3 +44,14 @@ tt_prog_ids() {
 	bpftool prog show --json |
 		jq -r '.[] | select(.name | test("^(tf_verdict|ec_verdict|execveat)")) | .id' | sort
 }
+# tt_need_tracefs SHELL SCRIPT ARGS...: trusttop never mounts tracefs
+#   (trusttop.8).  Where none is mounted and we are root, run SCRIPT again
+#   with SHELL in a private mount namespace (tests/lib/mountns.sh, sourced
+#   first) and mount it there, leaving the host's mounts alone.  Call it
+#   first thing, as: tt_need_tracefs bash "$0" "$@".
+tt_need_tracefs() {
+	[ -d /sys/kernel/tracing/events ] || [ -d /sys/kernel/debug/tracing/events ] ||
+		[ "$(id -u)" != 0 ] && return 0
+	mountns_reexec "$@"
+	mount -t tracefs nodev /sys/kernel/tracing
+}

@@ -16,6 +16,11 @@ set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top" || exit 2
 . tests/lib/assert.sh
+. tests/lib/mountns.sh
+. tests/lib/trusttop.sh
+# The trusttop examples need tracefs, as on a Debian system (systemd mounts
+# it); where this machine has none mounted, in a namespace of our own.
+tt_need_tracefs bash "$0" "$@"
 SUITE=readme-examples
 U=$top/build/user
 export PATH=$U/policyctl:$U/trusttop:$U/auditd-plugin:$U/interpreters:$PATH

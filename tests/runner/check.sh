@@ -115,18 +115,22 @@ t_grep "-j 0 is refused" "tests/run: -j wants a number of jobs" "$D/out"
 t_eq "-j 0 exit status" 2 "$(cat "$D/rc")"
 
 # The real list of host suites (no TF_HOST_SUITES): --no-static leaves out
-# exactly the three that only read or build the tree, --no-deb the .deb
-# one; --list runs nothing.  Expected names from tests/run's header.
+# exactly the four that only read or build the tree, --no-deb the two that
+# need a Debian mirror; --system-only runs only the two of the Debian
+# system; --list runs nothing.  Expected names from tests/run's header.
 real_list() { (unset TF_HOST_SUITES; "$top/tests/run" --host-only --list "$@"); }
 all=$(real_list | tr '\n' ' ')
-for s in style shellcheck build deb lib install; do
+for s in style shellcheck build deb lib install kernel-debconfig system; do
 	case " $all" in
 	*" host:$s "*) t_ok "--list names host:$s" ;;
 	*) t_fail "--list lacks host:$s: $all" ;;
 	esac
 done
-t_eq "--no-static --no-deb: the same list without style, shellcheck, build, deb" \
-	"$(printf '%s\n' $all | grep -v -x -e host:style -e host:shellcheck -e host:build -e host:deb | tr '\n' ' ')" \
+t_eq "--no-static --no-deb: the same list without style, shellcheck, build, kernel-debconfig, deb, system" \
+	"$(printf '%s\n' $all | grep -v -x -e host:style -e host:shellcheck -e host:build \
+		-e host:kernel-debconfig -e host:deb -e host:system | tr '\n' ' ')" \
 	"$(real_list --no-static --no-deb | tr '\n' ' ')"
+t_eq "--system-only: kernel-debconfig and system, no VM case" "host:kernel-debconfig host:system " \
+	"$(unset TF_HOST_SUITES; "$top/tests/run" --system-only --list | tr '\n' ' ')"
 
 t_done "$SUITE"
