@@ -15,7 +15,7 @@ restrict_file_env
 
 d() { $CLEANENV "$DASH" "$@"; }
 
-t_eq "libtrustedfor uses what the kernel offers" "$KERNEL_OFFERS" \
+t_eq "libtrustedfor uses what the kernel offers first" "$KERNEL_DEFAULT" \
 	"$("$VERDICT" --backend)"
 
 printf 'echo "script ran $1"\n' > "$X/ok.sh"; chmod 755 "$X/ok.sh"

@@ -22,7 +22,7 @@ pyenv() { $CLEANENV "$@"; }
 WHO=interpreter
 P=3
 
-t_eq "libtrustedfor uses what the kernel offers" "$KERNEL_OFFERS" \
+t_eq "libtrustedfor uses what the kernel offers first" "$KERNEL_DEFAULT" \
 	"$("$VERDICT" --backend)"
 
 # --- the standard library itself is interpreted code -----------------------

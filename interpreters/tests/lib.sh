@@ -29,11 +29,24 @@ fi
 need_build "$SUITE" "make -C interpreters all test-helpers" \
 	"$PY" "$DASH" "$VERDICT" "$TFRUN"
 # What the running kernel offers, probed without libtrustedfor (probe
-# --kernel): trusted_for (where it has both), execve_check (AT_EXECVE_CHECK)
-# or none.
-KERNEL_OFFERS=$("$VERDICT" --kernel | cut -d' ' -f1)
-# kv ARGS...: the probe's verdict word (allow, deny, error) a FILE
-kv() { "$VERDICT" "$@" | cut -f1; }
+# --kernel): "trusted_for", "execve_check" (AT_EXECVE_CHECK), both
+# ("trusted_for execve_check": the trustfor 6.1 kernel since issue 11) or
+# "none".  KERNEL_DEFAULT is the first, the one libtrustedfor uses by
+# default.
+KERNEL_OFFERS=$("$VERDICT" --kernel)
+KERNEL_DEFAULT=${KERNEL_OFFERS%% *}
+# offers API: the kernel has API (trusted_for, execve_check)
+offers() {
+	case " $KERNEL_OFFERS " in
+	*" $1 "*) return 0 ;;
+	esac
+	return 1
+}
+# kv ARGS...: the probe's verdict word (allow, deny, error) a FILE, asked
+# through KV_API (a needs block sets it to the interface whose verdicts its
+# checks expect; libtrustedfor's choice elsewhere)
+KV_API=
+kv() { "$VERDICT" ${KV_API:+--api "$KV_API"} "$@" | cut -f1; }
 
 # The test VM (tests/vm/run) is already private and disposable.
 [ -n "$TRUSTFOR_VM" ] || mountns_reexec sh "$0" "$@"
@@ -55,15 +68,26 @@ for v in ASAN_OPTIONS LSAN_OPTIONS UBSAN_OPTIONS; do
 done
 
 # --- checks this kernel cannot answer: counted as skipped, with the reason ---
-# needs KERNEL REASON ... end_needs: the checks in between expect the
-# verdicts of KERNEL (what KERNEL_OFFERS says).  On another kernel,
-# every one of them is counted as skipped (same number of checks on every
-# host) and nothing is run; needs_done, before t_done, prints one line
+# needs API REASON ... end_needs: the checks in between expect the
+# verdicts of API.  "trusted_for": the kernel has trusted_for(2).
+# "execve_check": the verdicts of AT_EXECVE_CHECK, enforced (noexec
+# mounts, files without an x bit, anything not a regular file), which
+# restrict_file_env (secbits-matrix.sh) says how this kernel gives, in
+# XC_API: AT_EXECVE_CHECK itself under SECBIT_EXEC_RESTRICT_FILE, or
+# trusted_for(2) under fs.trust_policy 3.  On a kernel that cannot, every
+# one of them is counted as skipped (same number of checks on every host)
+# and nothing is run; needs_done, before t_done, prints one line
 # "SKIPPED <suite>: REASON (N checks)" for them all.
 SKIPPING=
 SKIP_REASON=
+XC_API=
 needs() {
-	if [ "$KERNEL_OFFERS" = "$1" ]; then
+	KV_API=
+	case $1 in
+	execve_check) KV_API=$XC_API ;;
+	*) ! offers "$1" || KV_API=$1 ;;
+	esac
+	if [ -n "$KV_API" ]; then
 		SKIPPING=
 	else
 		SKIPPING="$2 (this kernel offers: $KERNEL_OFFERS)"
@@ -73,7 +97,7 @@ needs() {
 		esac
 	fi
 }
-end_needs() { SKIPPING=; }
+end_needs() { SKIPPING=; KV_API=; }
 NEEDS_SKIP=0
 needs_done() {
 	[ -z "$SKIP_REASON" ] ||

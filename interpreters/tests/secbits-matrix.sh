@@ -30,19 +30,29 @@
 #    noexec mounts, bit 1 files without an x bit, any bit what is not a
 #    regular file (-c is judged as a pipe).
 
-# restrict_file_env: for the host suites' AT_EXECVE_CHECK checks.
-# check_exec.rst: AT_EXECVE_CHECK is enforced only under
-# SECBIT_EXEC_RESTRICT_FILE.  The checks that expect its refusals run every
-# interpreter with that bit set (CLEANENV becomes tf-run --secbits 0x100
-# CLEANENV, which the kernel refuses where it lacks the exec securebits:
-# there, they are skipped anyway, XC_ONLY saying why); secbits_matrix
+# restrict_file_env: for the host suites' AT_EXECVE_CHECK checks (needs
+# execve_check in lib.sh).  check_exec.rst: AT_EXECVE_CHECK is enforced
+# only under SECBIT_EXEC_RESTRICT_FILE.  Where the kernel has it, every
+# interpreter runs with that bit set (CLEANENV becomes tf-run --secbits
+# 0x100 CLEANENV) and the probe asks AT_EXECVE_CHECK itself (XC_API).
+# TF_INTERP_NO_SECBITS=1 runs them without it: then only a kernel with
+# trusted_for(2) under fs.trust_policy 3 (both bits: the same refusals for
+# files) gives those verdicts, through trusted_for.  On the trustfor
+# kernel, which has both, tests/vm/cases/interp-host-policies.sh runs the
+# suites under each policy, with and without the bit.  secbits_matrix
 # checks each combination of the two bits from BASEENV, which sets none.
 restrict_file_env() {
 	BASEENV=$CLEANENV
-	[ "$KERNEL_OFFERS" != execve_check ] ||
+	XC_API=
+	if offers execve_check && [ -z "${TF_INTERP_NO_SECBITS:-}" ]; then
 		CLEANENV="$TFRUN --secbits 0x100 -- $CLEANENV"
+		XC_API=execve_check
+	elif offers trusted_for &&
+		[ "$(cat /proc/sys/fs/trust_policy 2> /dev/null)" = 3 ]; then
+		XC_API=trusted_for
+	fi
 	# shellcheck disable=SC2034 # the host suites' needs lines use it
-	XC_ONLY="needs AT_EXECVE_CHECK verdicts (Linux >= 6.14)"
+	XC_ONLY="needs AT_EXECVE_CHECK verdicts: AT_EXECVE_CHECK under SECBIT_EXEC_RESTRICT_FILE (Linux >= 6.14, the trustfor kernel), or trusted_for(2) under fs.trust_policy 3${TF_INTERP_NO_SECBITS:+ (TF_INTERP_NO_SECBITS is set)}"
 }
 
 # xc_refuses NOEXEC NO_X NOT_REGULAR: 1 when AT_EXECVE_CHECK refuses

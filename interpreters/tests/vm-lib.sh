@@ -6,7 +6,8 @@
 POLICY=/proc/sys/fs/trust_policy
 
 t_eq "kernel answers with trusted_for(2)" trusted_for "$("$VERDICT" --backend)"
-t_eq "the probe's own look finds trusted_for(2)" trusted_for "$KERNEL_OFFERS"
+t_eq "the probe's own look finds trusted_for(2) and AT_EXECVE_CHECK" \
+	"trusted_for execve_check" "$KERNEL_OFFERS"
 [ -w "$POLICY" ] || { t_fail "$POLICY is writable"; t_done "$SUITE"; exit 1; }
 fx_policy_save # put back at exit (tests/lib/fixture.sh, sourced by lib.sh)
 
