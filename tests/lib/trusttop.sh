@@ -12,6 +12,12 @@
 # tt_last_snapshot FILE: the last snapshot of the text view in FILE.
 # tt_prog_ids: ids of the loaded BPF programs named as trusttop's verdict
 #   programs, sorted (compare before/after to find one trusttop's own).
+# tt_fdinfo_runs PID IDS: "RUNS N": the kernel's run count of the programs
+#   whose ids IDS lists (a file, one a line) that process PID holds, summed,
+#   and N, how many of them it holds.  Read from the descriptors' fdinfo,
+#   which gives run_cnt whatever its value (bpftool leaves run_cnt out of
+#   its output when run_time_ns is 0, which a coarse sched_clock gives for
+#   short programs, and a missing field read as 0 is not a count).
 TT_PID=
 tt_ready() {
 	grep -q '^trusttop - ' "$1" 2>/dev/null ||
@@ -54,4 +60,20 @@ tt_need_tracefs() {
 		[ "$(id -u)" != 0 ] && return 0
 	mountns_reexec "$@"
 	mount -t tracefs nodev /sys/kernel/tracing
+}
+tt_fdinfo_runs() {
+	for _tt_f in /proc/"$1"/fdinfo/*; do
+		cat "$_tt_f" 2> /dev/null
+		echo
+	done | awk -v ids="$2" '
+		BEGIN { while ((getline l < ids) > 0) want[l] = 1 }
+		/^prog_id:/ { id = $2 }
+		/^run_cnt:/ { cnt = $2; has = 1 }
+		/^$/ {
+			if (has && (id in want) && !(id in seen)) {
+				seen[id] = 1; n++; sum += cnt
+			}
+			id = ""; has = 0
+		}
+		END { print sum + 0, n + 0 }'
 }
