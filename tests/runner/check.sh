@@ -5,6 +5,10 @@
 #   - RESULT lines are added up; a suite with none counts one failure;
 #   - a non-zero exit without a reported failure counts one failure;
 #   - skipped tests without a SKIPPED line count one failure;
+#   - the skip contract (a list like tests/skips): a skip no line declares
+#     for the kernel the suite ran on, more skips than declared, a RESULT
+#     line with skips and no SKIPPED line of its suite (though another
+#     suite of the log has one), a suite that ran nothing: one failure each;
 #   - a "# vm-kernel: debug" case whose image is missing fails, naming
 #     the make target;
 #   - "# vm-after: host" cases start only after the host suites;
@@ -68,6 +72,15 @@ printf 'echo "nothing to say"\n' > "$D/cases/c-silent.sh"
 printf 'echo "RESULT d 1 0 2"\n' > "$D/cases/d-skip-no-reason.sh"
 printf 'echo "SKIPPED e: no widget here"\necho "RESULT e 1 0 1"\n' > "$D/cases/e-skip.sh"
 printf 'echo "RESULT g 1 0"\nexit 3\n' > "$D/cases/g-crash.sh"
+printf 'echo "SKIPPED i: not on the list"\necho "RESULT i 1 0 1"\n' > "$D/cases/i-undeclared.sh"
+printf 'echo "SKIPPED j: one widget may be missing"\necho "RESULT j 1 0 2"\n' > "$D/cases/j-toomany.sh"
+printf 'echo "RESULT k 0 0"\n' > "$D/cases/k-nothing.sh"
+printf 'echo "SKIPPED l: only on a host"\necho "RESULT l 1 0 1"\n' > "$D/cases/l-wrong-kernel.sh"
+printf 'echo "SKIPPED m1: no widget here"\necho "RESULT m1 1 0 1"\necho "RESULT m2 1 0 1"\n' \
+	> "$D/cases/m-per-suite.sh"
+# The list of skips these cases may report (tests/skips' format).
+printf '# made up\ne\tany\t1\tno * here\nj\tvm\t1\tone widget may be missing\n' > "$D/skips"
+printf 'l\thost\t1\tonly on a host\nm*\tvm\t1\tno widget here\n' >> "$D/skips"
 printf '# vm-kernel: debug\necho "RESULT h 5 0"\n' > "$D/cases/h-debug.sh"
 cat > "$D/cases/f-after.sh" <<EOF
 # vm-after: host
@@ -79,19 +92,28 @@ printf 'after-host-lane\tsleep 2; echo "RESULT h1 4 0"; touch %s/host.done\n' "$
 run() {
 	TF_TEST_LOGS=$D/logs TF_VM_CASES=$D/cases TF_VM_RUN=$D/fake-vm-run \
 		TF_VM_KERNEL=/dev/null TF_VM_KERNEL_DEBUG=$D/no-such-bzImage \
-		TF_HOST_SUITES=$D/host-suites "$top/tests/run" "$@" > "$D/out" 2>&1
+		TF_HOST_SUITES=$D/host-suites TF_SKIPS=$D/skips "$top/tests/run" "$@" > "$D/out" 2>&1
 	echo $? > "$D/rc"
 }
 
-# By hand: passed 3+2+1+1+1+1(twins)+1+1(f)+4(h1) = 15 (h-debug never runs);
+# By hand: passed 3+2+1+1+1+1(twins)+1+1(f)+4(h1) + 1(i)+1(j)+1(l)+2(m)
+#      = 20 (h-debug never runs);
 # failed 1(b) + 1(c: no RESULT) + 1(d: no reason) + 1(g: exit 3)
-#      + 1(h: no image) = 5; skipped 2(d) + 1(e) = 3.
+#      + 1(h: no image) + 1(i: undeclared) + 1(j: 2 skips, 1 declared)
+#      + 1(k: ran nothing) + 1(l: declared for the host only)
+#      + 1(m2: no SKIPPED line of its own) = 10;
+# skipped 2(d) + 1(e) + 1(i) + 2(j) + 1(l) + 2(m) = 9.
 run -j2
-t_eq "totals with -j2" "15 passed, 5 failed, 3 skipped" "$(tail -n 1 "$D/out")"
+t_eq "totals with -j2" "20 passed, 10 failed, 9 skipped" "$(tail -n 1 "$D/out")"
 t_eq "exit status when a suite fails" 1 "$(cat "$D/rc")"
 t_grep "the missing debug image is named with its make target" \
 	"needs the kernel $D/no-such-bzImage: run 'make kernel-debug' first" "$D/out"
-t_grep "the reasonless skip is reported" "d-skip-no-reason skipped 2 tests without saying why" "$D/out"
+t_grep "the reasonless skip is reported" "suite d skipped 2 checks without saying why" "$D/out"
+t_grep "an undeclared skip is reported" "a skip tests/skips does not declare" "$D/out"
+t_grep "more skips than declared are reported" "suite j skipped 2 checks, tests/skips allows 1" "$D/out"
+t_grep "a suite that ran nothing is reported" "suite k ran nothing" "$D/out"
+t_grep "a skip declared for another kernel is reported" "vm:l-wrong-kernel: a skip tests/skips does not declare" "$D/out"
+t_grep "a RESULT line's skips need a SKIPPED line of that suite" "suite m2 skipped 1 checks without saying why" "$D/out"
 t_grep "the reason of a skip is listed" "vm:e-skip: e: no widget here" "$D/out"
 t_grep_re "the summary has each suite's seconds" 'vm:twin1 +1 passed +0 failed +0 skipped +[0-9]+ s' "$D/out"
 t_grep "a case is booted on the default kernel" "kernel=/dev/null" "$D/logs/vm-a-pass.log"
