@@ -142,4 +142,17 @@ t_eq "auditd_conf: mode 0640, the extra lines" "640 name = x q_depth = 7" \
 t_eq "auditd_conf: its log and plugin directories" "log_file = $W/au/log/audit.log|plugin_dir = $W/au/plugins.d|yes" \
 	"$(grep -E '^(log_file|plugin_dir) ' "$W/au/auditd.conf" | paste -sd'|')|$([ -d "$W/au/log" ] && [ -d "$W/au/plugins.d" ] && echo yes)"
 
+# --- tap-result.sh ------------------------------------------------------------
+# From its header: the SKIP directive is "#" at the start or after a blank
+# and the word SKIP in any case; a name holding "a#skipfile" or
+# "#skip_list" passes; cmocka's reason comes from its "# SKIP" line.
+printf '%s\n' '1..5' 'ok 1 - reads a#skipfile' 'ok 2 - the #skip_list option' \
+	'ok 3 # SKIP no widget' '# SKIP test_x: no gadget' 'not ok 4 # SKIP test_x' \
+	'ok 5 name # skip lower case' > "$W/tap"
+sh "$L/tap-result.sh" tap cat "$W/tap" > "$W/tap.out"
+t_eq "tap-result: names holding '#skip' pass; three skips" "RESULT tap 2 0 3" \
+	"$(tail -n 1 "$W/tap.out")"
+t_eq "tap-result: the skips' reasons" "no widget|test_x: no gadget|name: lower case" \
+	"$(sed -n 's/^SKIPPED tap: //p' "$W/tap.out" | paste -sd'|')"
+
 t_done "$SUITE"

@@ -2,7 +2,9 @@
 # Run a TAP-producing test (kselftest harness, cmocka in TAP mode) and print
 # its result line:  RESULT <suite> <passed> <failed> <skipped>
 #  - "ok N ... # SKIP reason" and "not ok N ... # SKIP reason" are skipped
-#    tests (cmocka writes the latter); each is also printed as
+#    tests (cmocka writes the latter; the directive is "#" at the start of
+#    the text or after a blank, then the word SKIP in any case, so a name
+#    holding "#skip_list" is not skipped); each is also printed as
 #    "SKIPPED <suite>: <test> <reason>" so that tests/run can list it.
 #  - The plan lines ("1..N", summed over cmocka's groups) must match the
 #    tests counted: a run that dies part-way shows as failed, not as fewer
@@ -20,13 +22,16 @@ awk -v suite="$suite" -v rc="$rc" '
 	/^# SKIP / { why = substr($0, 8); next }
 	/^(not )?ok( |$)/ {
 		n++
-		if ($0 ~ /#[ \t]*(SKIP|skip)/) {
+		line = $0
+		sub(/^(not )?ok[ \t]*[0-9]*[ \t]*(-[ \t]*)?/, "", line)
+		# The SKIP directive (any case, as TAP has it): a "#" at the
+		# start or after a blank, then the word SKIP; a "#" or "skip"
+		# inside a test name ("a#skip", "#skip_list") is not one.
+		i = match(" " line, /[ \t]#[ \t]*[Ss][Kk][Ii][Pp]([ \t]|$)/)
+		if (i) {
 			skip++
-			line = $0
-			sub(/^(not )?ok[ \t]+[0-9]*[ \t]*(-[ \t]*)?/, "", line)
-			i = match(line, /#[ \t]*(SKIP|skip)[ \t]*/)
 			name = substr(line, 1, i - 1); sub(/[ \t]+$/, "", name)
-			rest = substr(line, i + RLENGTH)
+			rest = substr(line, i - 1 + RLENGTH); sub(/^[ \t]+/, "", rest)
 			if (name == "" && why != "" && index(why, rest) == 1)
 				text = why
 			else if (name == "")
