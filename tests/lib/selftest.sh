@@ -155,4 +155,12 @@ t_eq "tap-result: names holding '#skip' pass; three skips" "RESULT tap 2 0 3" \
 t_eq "tap-result: the skips' reasons" "no widget|test_x: no gadget|name: lower case" \
 	"$(sed -n 's/^SKIPPED tap: //p' "$W/tap.out" | paste -sd'|')"
 
+# --- results.sh -----------------------------------------------------------------
+# From its header: exactly EXPECTED RESULT lines, none failed, none that ran
+# nothing ("RESULT x 0 0"; all skipped is a run).
+printf 'RESULT a 1 0\nRESULT b 0 0 3\n' > "$W/r1"
+printf 'RESULT a 1 0\nRESULT b 0 0\n' > "$W/r2"
+t_eq "results.sh: two lines, one all skipped: passes; one that ran nothing: fails" "0 1" \
+	"$(sh "$L/results.sh" r 2 "$W/r1" 2> /dev/null; echo $?) $(sh "$L/results.sh" r 2 "$W/r2" 2> /dev/null; echo $?)"
+
 t_done "$SUITE"
