@@ -192,8 +192,7 @@ wait_sum() { # wait_sum FILE N [usr1]: until the file's denials add up to N (10 
 	metric_sum "$1"
 }
 start_plugin
-sleep 0.5
-t_run "written at start (no denials yet)" test -s "$W/prom/$PROMFILE"
+t_run "written at start (no denials yet)" wait_for $((10 * SCALE)) nonempty "$W/prom/$PROMFILE"
 t_eq "at start: no denial series" 0 "$(grep -c '^trustfor_denials_total{' "$W/prom/$PROMFILE")"
 cat $LOGS | grep -a 'UNKNOWN\[1350\]\|op=trust_policy' | tee -a "$W/fed.log" >&3
 total=$(cat $LOGS | grep -c 'type=UNKNOWN\[1350\].* res=0')
@@ -209,8 +208,7 @@ t_eq "SIGTERM exits 0" 0 "$rc"
 start_plugin
 grep -a 'UNKNOWN\[1350\]' "$DATA/audit-fleet.log" | tee -a "$W/fed.log" >&3
 n_fleet=$(grep -c 'UNKNOWN\[1350\].* res=0' "$DATA/audit-fleet.log")
-sleep 1.5
-plugin_stop
+plugin_stop # reads what is left on its stdin first
 t_eq "SIGTERM wrote the file; counters kept across the restart" "$((total + n_fleet))" \
 	"$(metric_sum "$W/prom/$PROMFILE")"
 t_eq "restart: web1's python series doubled" \
@@ -231,8 +229,16 @@ sed -i "s|^metrics_dir.*|metrics_dir = $W/missing/dir|" "$W/p.conf"
 : > "$W/plugin.err"
 start_plugin
 gen db2 '"/usr/bin/dash"' file_perm 5 8000 | tee -a "$W/fed.log" >&3
-sleep 1.5
-kill -USR1 "$PID"; sleep 0.3; kill -USR1 "$PID"; sleep 0.3
+# until the state holds the 5 (each SIGUSR1 also tries the metrics), then
+# one more save: two tries at least, one error line
+state_sum_is() {
+	[ "$("$BIN" report --state "$W/st/state.json" | sed -n 's/^Number of denials: //p')" = "$1" ] &&
+		return 0
+	kill -USR1 "$PID"
+	return 1
+}
+wait_for $((10 * SCALE)) state_sum_is $((base + 5))
+plugin_usr1 "$W/st/state.json"
 t_run "bad metrics_dir: still running" kill -0 "$PID"
 t_eq "bad metrics_dir: one error line, naming the directory and the cause" 1 \
 	"$(grep -c "cannot write metrics to $W/missing/dir/$PROMFILE: No such file or directory" "$W/plugin.err")"
@@ -245,7 +251,8 @@ t_eq "directory created + SIGHUP: written" "$((base + 5))" \
 	"$(wait_sum "$W/missing/dir/$PROMFILE" "$((base + 5))")"
 # a directory without write permission (the plugin has no CAP_DAC_OVERRIDE, even as root)
 chmod 0555 "$W/missing/dir"
-kill -HUP "$PID"; sleep 0.5; kill -USR1 "$PID"; sleep 0.5
+plugin_hup "$W"
+plugin_usr1 "$W/st/state.json"
 t_eq "read-only metrics_dir: one error line" 1 \
 	"$(grep -c "cannot write metrics to $W/missing/dir/$PROMFILE: Permission denied" "$W/plugin.err")"
 t_run "read-only metrics_dir: still running" kill -0 "$PID"
@@ -340,7 +347,10 @@ has_series() { [ "$(q_value 'count(trustfor_denials_total)')" -gt 0 ] 2>/dev/nul
 sum_stored() { [ "$(q_value 'sum(trustfor_denials_total)')" = "$1" ]; }
 # baseline: scraped a few times before the new denials
 wait_for $((30 * SCALE)) has_series
-sleep 3
+# scrapes_over N: prometheus stored more than N scrapes of node exporter
+scrapes() { q_value 'count_over_time(up{job="node"}[10m])'; }
+scrapes_over() { [ "$(scrapes)" -gt "$1" ] 2>/dev/null; }
+wait_for $((30 * SCALE)) scrapes_over 2
 # the workload: 7 python3 denials on web1, 5 dash on db2, 2 local perl
 GEN_PY=7 GEN_DASH=5 GEN_PERL=2
 {
@@ -353,7 +363,7 @@ wait_sum "$W/prom/$PROMFILE" $((base + GEN)) usr1 > /dev/null
 # until prometheus stored the new total, then two more scrapes
 # (evil.prom adds its 3 + 2 denials, which do not change)
 wait_for $((30 * SCALE)) sum_stored $((base + GEN + 5))
-sleep 2.5
+wait_for $((30 * SCALE)) scrapes_over $(($(scrapes) + 1))
 # increase() without extrapolation: over exactly [first sample, last sample]
 # (every series of the target has the same scrape timestamps: take one's)
 samples=$(q 'trustfor_denials_total{node="web1",exe="/usr/bin/python3.11"}[5m]' "$(date +%s.%N | cut -c1-14)")

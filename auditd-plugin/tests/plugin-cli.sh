@@ -133,32 +133,36 @@ start_plugin() { plugin_start "$W" "$W/p.conf"; }
 state_denials() {
 	"$BIN" report --state "$W/st/state.json" 2>/dev/null | sed -n 's/^Number of denials: //p'
 }
-state_holds() { [ "$(state_denials)" = "$1" ]; }
-wait_state() { # wait_state N: until the saved state holds N denials (10 s)
-	wait_for 10 state_holds "$1"
+# state_holds N [usr1]: the saved state holds N denials; if not, with usr1,
+# the plugin is asked to save again (SIGUSR1)
+state_holds() {
+	[ "$(state_denials)" = "$1" ] && return 0
+	[ -z "${2:-}" ] || kill -USR1 "$PID"
+	return 1
+}
+wait_state() { # wait_state N [usr1]: until the saved state holds N denials (10 s)
+	wait_for 10 state_holds "$@"
 	state_denials
 }
 start_plugin
-# Only 1350 and trust_policy records, no EOE (as audisp-remote forwards them).
+# Only 1350 and trust_policy records, no EOE (as audisp-remote forwards them):
+# they are counted once aged out by the timer (eoe_timeout = 1), with no EOF.
 grep -a 'UNKNOWN\[1350\]\|op=trust_policy' "$DATA/audit-denials.log" >&3
-sleep 2.5 # > eoe_timeout: aged out by the timer, no EOF needed
-kill -USR1 $PID
-t_eq "SIGUSR1 saves; events without EOE counted" 12 "$(wait_state 12)"
+t_eq "SIGUSR1 saves; events without EOE counted" 12 "$(wait_state 12 usr1)"
 # The live timeline (the plugin's state) names the writers too, escaped.
 n=$("$BIN" report --state "$W/st/state.json" --table policy | grep -cE \
 	'^(1\. .* 0 -> 3 yes 1000 0 3999 /usr/sbin/sysctl \(sysctl\)|2\. .* 3 -> \? no 1000 0 4100 /tmp/x/set\\xe2\\x80\\xaeyc\\xff \(pol\\x1b\[7mset\))$')
 t_eq "state timeline: both writers, escaped" 2 "$n"
 # SIGHUP reloads the config: a new state_file is used for the next save.
 sed -i "s|^state_file.*|state_file = $W/st/other.json|" "$W/p.conf"
-kill -HUP $PID; sleep 0.5
-kill -USR1 $PID; sleep 0.5
-wait_for 5 nonempty "$W/st/other.json"
+plugin_hup "$W"
+plugin_usr1 "$W/st/other.json"
 t_eq "SIGHUP reloaded state_file" 12 "$("$BIN" report --state "$W/st/other.json" | sed -n 's/^Number of denials: //p')"
 sed -i "s|^state_file.*|state_file = $W/st/state.json|" "$W/p.conf"
-kill -HUP $PID; sleep 0.5
+plugin_hup "$W"
 # A broken config on SIGHUP keeps the running one (and the process).
 echo "save_interval = never" >> "$W/p.conf"
-kill -HUP $PID; sleep 0.5
+plugin_hup "$W"
 t_run "bad config on SIGHUP: still running" kill -0 $PID
 t_eq "bad config on SIGHUP: logged" 1 "$(grep -c 'save_interval must be 1..86400 seconds; keeping the running configuration' "$W/plugin.err")"
 sed -i '$d' "$W/p.conf"
@@ -182,11 +186,9 @@ t_eq "db2's change, from each run, with its writer" 2 "$n"
 # kill -9 loses at most what came after the last save.
 start_plugin
 cat "$DATA/audit-fleet.log" >&3
-sleep 2
-kill -USR1 $PID
-t_eq "saved before kill -9" 30 "$(wait_state 30)"
+t_eq "saved before kill -9" 30 "$(wait_state 30 usr1)"
+# More records (read or not yet: either way not saved), then kill -9.
 cat "$DATA/audit-fleet.log" >&3
-sleep 0.5
 kill -9 $PID; wait $PID 2>/dev/null
 exec 3>&-
 t_eq "kill -9: state is the last save, intact" 30 "$(state_denials)"
@@ -200,7 +202,9 @@ wait $PID; rc=$?
 t_eq "corrupt state: plugin still starts" 0 "$rc"
 t_eq "corrupt state kept aside" 1 "$(find "$W/st" -mindepth 1 -name 'state.json.corrupt.*' | wc -l)"
 start_plugin
-sleep 0.5
+# Capabilities are dropped before the state is loaded and the metrics
+# written: wait for the plugin's first save of its state (SIGUSR1).
+plugin_usr1 "$W/st/state.json"
 capeff=$(sed -n 's/^CapEff:[[:space:]]*//p' /proc/$PID/status)
 capbnd=$(sed -n 's/^CapBnd:[[:space:]]*//p' /proc/$PID/status)
 t_eq "capabilities dropped: CapEff" 0000000000000000 "$capeff"

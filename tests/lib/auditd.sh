@@ -41,8 +41,15 @@ auditd_start() {
 # plugin_start DIR CONF: $BIN -c CONF reading the fifo DIR/in (made when
 #   missing), its stderr added to DIR/plugin.err, pid in PID; fd 3 of this
 #   shell writes to its stdin.
-# plugin_stop: SIGTERM (the plugin flushes and saves), wait, close fd 3;
-#   returns the plugin's exit status.
+# plugin_stop: SIGTERM (the plugin reads what is left on its stdin,
+#   flushes and saves), wait, close fd 3; returns the plugin's exit status.
+# plugin_hup DIR: SIGHUP, and wait (10 s) until the plugin logged in
+#   DIR/plugin.err that it reloaded its configuration or kept the running
+#   one; 1 when it did not.
+# plugin_usr1 STATE: SIGUSR1, and wait (10 s) until the plugin saved its
+#   state file STATE again (another inode and change time than before:
+#   its atomic rename); 1 when it did not.
+# Wait for these, not for a fixed time: a loaded machine outlasts any sleep.
 PID=
 plugin_start() {
 	[ -p "$1/in" ] || mkfifo "$1/in" || return 1
@@ -57,4 +64,20 @@ plugin_stop() {
 	PID=
 	exec 3>&-
 	return $_ps_rc
+}
+plugin__reloads() {
+	grep -c 'reloaded \|; keeping the running configuration' "$1/plugin.err" 2> /dev/null
+}
+plugin__reloaded() { [ "$(plugin__reloads "$1")" -gt "$2" ]; }
+plugin_hup() {
+	_ph_n=$(plugin__reloads "$1")
+	kill -HUP "$PID"
+	wait_for 10 plugin__reloaded "$1" "${_ph_n:-0}"
+}
+plugin__stamp() { stat -c '%i %z' "$1" 2> /dev/null; }
+plugin__saved() { [ "$(plugin__stamp "$1")" != "$2" ]; }
+plugin_usr1() {
+	_pu_s=$(plugin__stamp "$1")
+	kill -USR1 "$PID"
+	wait_for 10 plugin__saved "$1" "$_pu_s"
 }
