@@ -96,13 +96,13 @@ expect_denied "stdin redirected from a file without x bit" "<stdin>" \
 # code that is not a file (piped stdin, -c): mainline's rule is the
 # securebit SECBIT_EXEC_DENY_INTERACTIVE, inherited, here clear or set
 run sh -c "cat '$X/ok.sh' | $CLEANENV '$DASH' -s y"
-expect_ran "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE clear" "script ran y"
+expect_nonfile "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE clear" "<stdin>" "script ran y"
 run sh -c "cat '$X/ok.sh' | $CLEANENV '$TFRUN' --deny-interactive -- '$DASH' -s y"
 expect_denied "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE set" "<stdin>" \
 	"SECBIT_EXEC_DENY_INTERACTIVE"
 t_eq "piped stdin refused: nothing ran" "" "$out"
 run d -c 'echo cmd'
-expect_ran "-c, SECBIT_EXEC_DENY_INTERACTIVE clear" "cmd"
+expect_nonfile "-c, SECBIT_EXEC_DENY_INTERACTIVE clear" -c "cmd"
 run $CLEANENV "$TFRUN" --deny-interactive -- "$DASH" -c 'echo cmd'
 expect_denied "-c, SECBIT_EXEC_DENY_INTERACTIVE set" "-c" \
 	"SECBIT_EXEC_DENY_INTERACTIVE"

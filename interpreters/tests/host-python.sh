@@ -35,7 +35,9 @@ else
 	# Its cache is refused (a cache miss), then its source is refused.
 	kernel "stdlib byte code (mode 644)" "$enc" deny
 	kernel "stdlib source (mode 644)" "$STDLIB/encodings/__init__.py" deny
-	run py -c pass
+	# (a trusted script, not -c, which trusted_for may refuse first)
+	printf 'pass\n' > "$X/first.py"; chmod 755 "$X/first.py"
+	run py "$X/first.py"
 	expect_denied "stdlib not executable: startup refused" \
 		"$STDLIB/encodings/__init__.py" "no execute permission"
 fi
@@ -216,18 +218,19 @@ needs execve_check "$XC_ONLY"
 run sh -c "$CLEANENV '$PY' -S < '$NX/ok.py'"
 expect_denied "stdin redirected from a noexec file" "<stdin>" "on a noexec mount"
 run sh -c "echo 'print(6 * 7)' | $CLEANENV '$PY' -S"
-expect_ran "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE clear" "42"
+expect_nonfile "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE clear" "<stdin>" "42"
 run sh -c "echo 'print(6 * 7)' | $CLEANENV '$TFRUN' --deny-interactive -- '$PY' -S"
 expect_denied "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE set" "<stdin>" \
 	"SECBIT_EXEC_DENY_INTERACTIVE"
 run py -c 'print("cmd")'
-expect_ran "-c, SECBIT_EXEC_DENY_INTERACTIVE clear" "cmd"
+expect_nonfile "-c, SECBIT_EXEC_DENY_INTERACTIVE clear" -c "cmd"
 run pyenv "$TFRUN" --deny-interactive -- "$PY" -S -c 'print("cmd")'
 expect_denied "-c, SECBIT_EXEC_DENY_INTERACTIVE set" "-c"
 # -i: interactive mode after the script is code that is not a file
 run sh -c "echo 'print(\"after\")' | $CLEANENV '$PY' -S -i '$X/ok.py'"
-t_eq "-i after a script, securebit clear: both ran" "0:main ran
-after" "$rc:$out"
+t_eq "-i after a script, securebit clear: $(nonfile_case "both ran" "the session refused")" \
+	"$(nonfile_case "0:main ran
+after" "126:main ran")" "$rc:$out"
 run sh -c "echo 'print(\"after\")' | $CLEANENV '$TFRUN' --deny-interactive -- '$PY' -S -i '$X/ok.py'"
 expect_denied "-i after a script, securebit set" "<stdin>" \
 	"SECBIT_EXEC_DENY_INTERACTIVE"
@@ -250,10 +253,10 @@ BANNER='every file interpreted is checked by the kernel'
 REFUSED='^trusted-python3: <stdin>: refused to interpret: '
 on_tty "$CLEANENV PYTHONSTARTUP=$X/tty_st.py $PY -S"
 t_eq "terminal: banner, PYTHONSTARTUP, the commands (status:banner:startup:ab)" \
-	0:1:1:1 "$rc:$(lines "$BANNER"):$(lines '^startup ran$'):$(lines 'ab$')"
+	"$(nonfile_case 0:1:1:1 126:0:0:0)" "$rc:$(lines "$BANNER"):$(lines '^startup ran$'):$(lines 'ab$')"
 on_tty "$CLEANENV PYTHONSTARTUP=$X/tty_st.py PYTHONINSPECT=1 $PY -S $X/ok.py"
-t_eq "terminal, PYTHONINSPECT after a script: script, session, no banner nor PYTHONSTARTUP" \
-	0:1:1:0:0 "$rc:$(lines '^main ran$'):$(lines 'ab$'):$(lines "$BANNER"):$(lines 'startup ran')"
+t_eq "terminal, PYTHONINSPECT after a script: script, $(nonfile_case "session" "no session"), no banner nor PYTHONSTARTUP" \
+	"$(nonfile_case 0:1:1:0:0 126:1:0:0:0)" "$rc:$(lines '^main ran$'):$(lines 'ab$'):$(lines "$BANNER"):$(lines 'startup ran')"
 on_tty "$CLEANENV PYTHONSTARTUP=$X/tty_st.py $TFRUN --deny-interactive -- $PY -S"
 t_eq "terminal, SECBIT_EXEC_DENY_INTERACTIVE set: refused before anything ran" \
 	126:1:0:0:0 "$rc:$(lines "${REFUSED}code not read from a regular file and SECBIT_EXEC_DENY_INTERACTIVE is set$"):$(lines "$BANNER"):$(lines 'startup ran'):$(lines 'ab$')"
@@ -264,11 +267,11 @@ end_needs
 
 # --- without -S: site, zipimport, PYTHONSTARTUP, -i (py-site.sh) ------------
 # AT_EXECVE_CHECK applies both policy bits to files (P=3); code that is not
-# a file follows the securebit SECBIT_EXEC_DENY_INTERACTIVE, clear here.
+# a file follows the securebit SECBIT_EXEC_DENY_INTERACTIVE, clear here,
+# and fs.trust_policy where the kernel has trusted_for (NONFILE).
 . "$TF_TOP/interpreters/tests/py-site.sh"
 py_site_setup
 needs execve_check "$XC_ONLY"
-NONFILE=allow
 py_site_checks
 end_needs
 

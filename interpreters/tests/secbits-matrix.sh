@@ -51,9 +51,30 @@ restrict_file_env() {
 		[ "$(cat /proc/sys/fs/trust_policy 2> /dev/null)" = 3 ]; then
 		XC_API=trusted_for
 	fi
+	# NONFILE: the verdict on code that is not a file (a pipe, -c, a
+	# terminal) with SECBIT_EXEC_DENY_INTERACTIVE clear: allowed, unless
+	# the kernel has trusted_for(2) and fs.trust_policy is not 0, which
+	# refuses what is not a regular file under either bit (trusted_for.2).
+	NONFILE=allow
+	! offers trusted_for ||
+		[ "$(cat /proc/sys/fs/trust_policy 2> /dev/null)" = 0 ] || NONFILE=deny
 	# shellcheck disable=SC2034 # the host suites' needs lines use it
 	XC_ONLY="needs AT_EXECVE_CHECK verdicts: AT_EXECVE_CHECK under SECBIT_EXEC_RESTRICT_FILE (Linux >= 6.14, the trustfor kernel), or trusted_for(2) under fs.trust_policy 3${TF_INTERP_NO_SECBITS:+ (TF_INTERP_NO_SECBITS is set)}"
 }
+
+# expect_nonfile WHAT NAME OUTPUT: the last run, of code that is not a
+# file named NAME (<stdin>, -c) with SECBIT_EXEC_DENY_INTERACTIVE clear,
+# ran with OUTPUT, or was refused by trusted_for when NONFILE says so
+expect_nonfile() {
+	if [ "$NONFILE" = allow ]; then
+		expect_ran "$1" "$3"
+	else
+		expect_denied "$1, refused by fs.trust_policy" "$2" \
+			"untrusted under the current fs.trust_policy (trusted_for)"
+	fi
+}
+# nonfile_case ALLOWED REFUSED: ALLOWED when NONFILE allows, else REFUSED
+nonfile_case() { if [ "$NONFILE" = allow ]; then echo "$1"; else echo "$2"; fi; }
 
 # xc_refuses NOEXEC NO_X NOT_REGULAR: 1 when AT_EXECVE_CHECK refuses
 xc_refuses() {
