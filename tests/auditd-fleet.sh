@@ -26,6 +26,7 @@
 # usage: TF_BIN=.../audisp-trusted-for sh tests/auditd-fleet.sh
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 . "$TOP/tests/lib/assert.sh"
+SUITE=auditd-fleet # read by t_skip
 . "$TOP/tests/lib/wait.sh"
 . "$TOP/tests/lib/auditd.sh"
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}

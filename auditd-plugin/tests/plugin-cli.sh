@@ -133,15 +133,19 @@ start_plugin() { plugin_start "$W" "$W/p.conf"; }
 state_denials() {
 	"$BIN" report --state "$W/st/state.json" 2>/dev/null | sed -n 's/^Number of denials: //p'
 }
-# state_holds N [usr1]: the saved state holds N denials; if not, with usr1,
-# the plugin is asked to save again (SIGUSR1)
-state_holds() {
-	[ "$(state_denials)" = "$1" ] && return 0
-	[ -z "${2:-}" ] || kill -USR1 "$PID"
-	return 1
-}
-wait_state() { # wait_state N [usr1]: until the saved state holds N denials (10 s)
-	wait_for 10 state_holds "$@"
+state_holds() { [ "$(state_denials)" = "$1" ]; }
+# wait_state N [usr1]: until the saved state holds N denials (10 s); with
+# usr1, one SIGUSR1 at a time, each waited for (plugin_usr1), so that no
+# save is left pending when it returns
+wait_state() {
+	if [ -n "${2:-}" ]; then
+		_ws_end=$(($(date +%s) + 10))
+		until state_holds "$1" || [ "$(date +%s)" -ge "$_ws_end" ]; do
+			plugin_usr1 "$W/st/state.json" || break
+		done
+	else
+		wait_for 10 state_holds "$1"
+	fi
 	state_denials
 }
 start_plugin

@@ -76,10 +76,10 @@ done
 # XC_API: AT_EXECVE_CHECK itself under SECBIT_EXEC_RESTRICT_FILE, or
 # trusted_for(2) under fs.trust_policy 3.  On a kernel that cannot, every
 # one of them is counted as skipped (same number of checks on every host)
-# and nothing is run; needs_done, before t_done, prints one line
-# "SKIPPED <suite>: REASON (N checks)" for them all.
+# and nothing is run; needs_done, before t_done, prints a line
+# "SKIPPED <suite>: REASON (N checks)" for each reason, with its own count
+# (tests/skips bounds each reason's).
 SKIPPING=
-SKIP_REASON=
 XC_API=
 needs() {
 	KV_API=
@@ -91,22 +91,23 @@ needs() {
 		SKIPPING=
 	else
 		SKIPPING="$2 (this kernel offers: $KERNEL_OFFERS)"
-		case $SKIP_REASON in
-		*"$SKIPPING"*) ;;
-		*) SKIP_REASON=${SKIP_REASON:+$SKIP_REASON; }$SKIPPING ;;
-		esac
 	fi
 }
 end_needs() { SKIPPING=; KV_API=; }
-NEEDS_SKIP=0
+# SKIP_REASONS: the reason of each skipped check, one a line
+SKIP_REASONS=
 needs_done() {
-	[ -z "$SKIP_REASON" ] ||
-		printf 'SKIPPED %s: %s (%s checks)\n' "$SUITE" "$SKIP_REASON" \
-			"$NEEDS_SKIP"
+	[ -z "$SKIP_REASONS" ] ||
+		printf '%s' "$SKIP_REASONS" | awk -v suite="$SUITE" '
+			!($0 in n) { order[++k] = $0 }
+			{ n[$0]++ }
+			END { for (i = 1; i <= k; i++)
+				printf "SKIPPED %s: %s (%d checks)\n", suite, order[i], n[order[i]] }'
 }
 # one check skipped: as t_skip, but the reason is printed once by needs_done
 skip_one() {
-	NEEDS_SKIP=$((NEEDS_SKIP + 1))
+	SKIP_REASONS="$SKIP_REASONS$SKIPPING
+"
 	T_SKIP=$((T_SKIP + 1))
 	printf 'ok - %s # SKIP\n' "$1"
 }

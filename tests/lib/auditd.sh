@@ -40,7 +40,9 @@ auditd_start() {
 # (format = string): $BIN is audisp-trusted-for.
 # plugin_start DIR CONF: $BIN -c CONF reading the fifo DIR/in (made when
 #   missing), its stderr added to DIR/plugin.err, pid in PID; fd 3 of this
-#   shell writes to its stdin.
+#   shell writes to its stdin.  Returns once the plugin catches SIGHUP,
+#   SIGUSR1 and SIGTERM (before, any of them would kill it); 1 when it
+#   does not within 10 s.
 # plugin_stop: SIGTERM (the plugin reads what is left on its stdin,
 #   flushes and saves), wait, close fd 3; returns the plugin's exit status.
 # plugin_hup DIR: SIGHUP, and wait (10 s) until the plugin logged in
@@ -56,6 +58,13 @@ plugin_start() {
 	"$BIN" -c "$2" < "$1/in" 2>> "$1/plugin.err" &
 	PID=$!
 	exec 3> "$1/in"
+	wait_for 10 plugin__handles "$PID"
+}
+# plugin__handles PID: SigCgt holds SIGHUP (bit 0), SIGUSR1 (bit 9) and
+# SIGTERM (bit 14): 0x4201
+plugin__handles() {
+	_pc_m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
+	[ -n "$_pc_m" ] && [ $((0x$_pc_m & 0x4201)) = $((0x4201)) ]
 }
 plugin_stop() {
 	kill -TERM "$PID"

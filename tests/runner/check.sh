@@ -81,6 +81,8 @@ printf 'echo "SKIPPED m1: no widget here"\necho "RESULT m1 1 0 1"\necho "RESULT 
 # The list of skips these cases may report (tests/skips' format).
 printf '# made up\ne\tany\t1\tno * here\nj\tvm\t1\tone widget may be missing\n' > "$D/skips"
 printf 'l\thost\t1\tonly on a host\nm*\tvm\t1\tno widget here\n' >> "$D/skips"
+printf 'n\tany\t1\tone widget may be missing*\nhs\thost\t1\tonly on a host\n' >> "$D/skips"
+printf 'echo "SKIPPED n: one widget may be missing (2 checks)"\necho "RESULT n 1 0 2"\n' > "$D/cases/n-reason-max.sh"
 printf '# vm-kernel: debug\necho "RESULT h 5 0"\n' > "$D/cases/h-debug.sh"
 cat > "$D/cases/f-after.sh" <<EOF
 # vm-after: host
@@ -88,6 +90,8 @@ if [ -e "$D/host.done" ]; then echo "RESULT f 1 0"; else echo "RESULT f 0 1"; fi
 EOF
 # The host lane: one suite that takes a while, then marks its end.
 printf 'after-host-lane\tsleep 2; echo "RESULT h1 4 0"; touch %s/host.done\n' "$D" > "$D/host-suites"
+# A host suite whose skip is declared for the host only: passes there.
+printf 'host-skip\techo "SKIPPED hs: only on a host"; echo "RESULT hs 1 0 1"\n' >> "$D/host-suites"
 
 run() {
 	TF_TEST_LOGS=$D/logs TF_VM_CASES=$D/cases TF_VM_RUN=$D/fake-vm-run \
@@ -97,20 +101,22 @@ run() {
 }
 
 # By hand: passed 3+2+1+1+1+1(twins)+1+1(f)+4(h1) + 1(i)+1(j)+1(l)+2(m)
-#      = 20 (h-debug never runs);
+#      + 1(n)+1(hs) = 22 (h-debug never runs);
 # failed 1(b) + 1(c: no RESULT) + 1(d: no reason) + 1(g: exit 3)
-#      + 1(h: no image) + 1(i: undeclared) + 1(j: 2 skips, 1 declared)
+#      + 1(h: no image) + 1(i: undeclared) + 1(j: 2 skips, 1 said)
 #      + 1(k: ran nothing) + 1(l: declared for the host only)
-#      + 1(m2: no SKIPPED line of its own) = 10;
-# skipped 2(d) + 1(e) + 1(i) + 2(j) + 1(l) + 2(m) = 9.
+#      + 1(m2: no SKIPPED line of its own) + 1(n: 2 for a reason of 1) = 11;
+# skipped 2(d) + 1(e) + 1(i) + 2(j) + 1(l) + 2(m) + 2(n) + 1(hs) = 12.
 run -j2
-t_eq "totals with -j2" "20 passed, 10 failed, 9 skipped" "$(tail -n 1 "$D/out")"
+t_eq "totals with -j2" "22 passed, 11 failed, 12 skipped" "$(tail -n 1 "$D/out")"
 t_eq "exit status when a suite fails" 1 "$(cat "$D/rc")"
 t_grep "the missing debug image is named with its make target" \
 	"needs the kernel $D/no-such-bzImage: run 'make kernel-debug' first" "$D/out"
 t_grep "the reasonless skip is reported" "suite d skipped 2 checks without saying why" "$D/out"
 t_grep "an undeclared skip is reported" "a skip tests/skips does not declare" "$D/out"
-t_grep "more skips than declared are reported" "suite j skipped 2 checks, tests/skips allows 1" "$D/out"
+t_grep "more skips than the SKIPPED lines say are reported" "suite j skipped 2 checks, its SKIPPED lines account for 1" "$D/out"
+t_grep "more skips for a reason than declared are reported" "suite n skipped 2 checks for a reason tests/skips allows 1" "$D/out"
+t_grep "a skip declared for the host passes there" "host:host-skip: hs: only on a host" "$D/out"
 t_grep "a suite that ran nothing is reported" "suite k ran nothing" "$D/out"
 t_grep "a skip declared for another kernel is reported" "vm:l-wrong-kernel: a skip tests/skips does not declare" "$D/out"
 t_grep "a RESULT line's skips need a SKIPPED line of that suite" "suite m2 skipped 1 checks without saying why" "$D/out"

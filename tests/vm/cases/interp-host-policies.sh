@@ -20,6 +20,8 @@
 # vm-after: host
 . tests/lib/case.sh
 fx_policy_save
+fx_tmpdir /tmp/tf-ihp.XXXXXX
+out=$FX_DIR/out
 rc=0
 # run_suites POLICY SUFFIX [VAR=VALUE...]: both suites under POLICY
 run_suites() {
@@ -35,9 +37,19 @@ run_suites() {
 		# Each run in a mount namespace of its own: the suite binds an
 		# executable copy over the standard library, which the next run
 		# must not find.
+		# A run that dies before its RESULT line, or exits non-zero
+		# without reporting a failure, is one failure of its own.
 		unshare -m --propagation private env "$@" \
-			sh "interpreters/tests/host-$s.sh" 2>&1 |
-			sed -e "s/^\(RESULT\|SKIPPED\) interp-$s-host\([ :]\)/\1 interp-$s-host$suffix\2/"
+			sh "interpreters/tests/host-$s.sh" > "$out" 2>&1
+		st=$?
+		sed -e "s/^\(RESULT\|SKIPPED\) interp-$s-host\([ :]\)/\1 interp-$s-host$suffix\2/" "$out"
+		if ! grep -q "^RESULT interp-$s-host " "$out"; then
+			echo "RESULT interp-$s-host$suffix-ended 0 1"
+			rc=1
+		elif [ "$st" != 0 ] && grep -q "^RESULT interp-$s-host [0-9]* 0" "$out"; then
+			echo "RESULT interp-$s-host$suffix-exit 0 1"
+			rc=1
+		fi
 	done
 }
 for p in 1 2 3; do
