@@ -6,7 +6,8 @@
 # AT_EXECVE_CHECK with the exec securebits are both present, so the suites
 # take both paths on one kernel.
 # The .deb suite is left out: it needs a Debian mirror, and the guest has
-# no network.  So are the suites that only read or build the tree (C and
+# no network; so is vmrun (tests/run leaves it out in the guest, which
+# boots no VM of its own).  So are the suites that only read or build the tree (C and
 # shell style, the parallel build): no kernel changes their result, and
 # under TCG they would cost minutes.  Suite names get a "6.1:" prefix; the logs are in
 # build/test-logs/host-on-6.1/.  Under TCG with ASan this takes about 25 min.
