@@ -52,7 +52,7 @@ tap_out=$(mktemp /tmp/tf-selftests-tap.XXXXXX)
 tests/lib/tap-result.sh execve-check "$ebin" | tee "$tap_out"
 t_eq "the execve_check_verdict tracepoint test ran" 1 \
 	"$(grep -cE '^ok [0-9]+ corpus\.tracepoint$' "$tap_out")"
-t_eq "every corpus verdict printed" 18 "$(grep -c '^# corpus: ' "$tap_out")"
+t_eq "every corpus verdict printed" 26 "$(grep -c '^# corpus: ' "$tap_out")"
 rm -f "$tap_out"
 
 t_eq "fs.trust_policy restored" 1 "$(cat /proc/sys/fs/trust_policy)"
