@@ -40,6 +40,8 @@ tests/lib/tap-result.sh kernel-selftests "$bin" | tee "$tap_out"
 # test must have run here, not skipped.
 t_eq "the AppArmor-confined would_deny test ran" 1 \
 	"$(grep -cE '^ok [0-9]+ tracepoint\.would_deny_asks_the_lsm$' "$tap_out")"
+t_eq "the AppArmor-confined AT_EXECVE_CHECK test ran" 1 \
+	"$(grep -cE '^ok [0-9]+ global\.execve_check_apparmor_exec_rule$' "$tap_out")"
 t_eq "AppArmor is in the LSM stack" 1 \
 	"$(tr , '\n' < /sys/kernel/security/lsm | grep -cx apparmor)"
 rm -f "$tap_out"
@@ -94,9 +96,9 @@ t_eq "audit tests skipped: auditd is running" 10 \
 t_eq "tracefs tests skipped: no tracefs" 9 \
 	"$(tap '^ok [0-9]+ # SKIP no tracefs with the trusted_for events$')"
 t_eq "no other skip" 19 "$(tap '^ok [0-9]+ # SKIP')"
-t_eq "the 14 others passed" 14 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
+t_eq "the 15 others passed" 15 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
 t_eq "none failed" 0 "$(tap '^not ok')"
-t_eq "plan of 33" 1 "$(tap '^1\.\.33$')"
+t_eq "plan of 34" 1 "$(tap '^1\.\.34$')"
 t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
 t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* execve_check.* 2>/dev/null)"
 kill $auditd_pid
