@@ -21,18 +21,14 @@
 #include <bpf/bpf_core_read.h>
 #include "trusttop.h"
 #include "trustedfor_abi.h" /* TF_REASON_*, AT_EXECVE_CHECK */
+#include "bpf/execve_check.bpf.h" /* the mainline call, shared with trustfor-relay */
 
 char LICENSE[] SEC("license") = "GPL";
 
-#define EACCES 13
-#define EPERM 1
-#define EBADF 9
-#define ETXTBSY 26
-#define AT_EMPTY_PATH 0x1000
-#define MNT_NOEXEC 0x04	 /* include/linux/mount.h */
-#define SB_I_NOEXEC 0x02 /* include/linux/fs.h */
-#define S_IFMT 00170000
-#define S_IFREG 0100000
+#define EACCES TF_EACCES
+#define EPERM TF_EPERM
+#define EBADF TF_EBADF
+#define ETXTBSY TF_ETXTBSY
 
 /* Set by user space before load (sampling.c). */
 const volatile bool per_process = true;	 /* fill the per-process map */
@@ -634,38 +630,6 @@ int ec_verdict_tp(struct trace_event_raw_execve_check_verdict___x *ctx)
 	return 0;
 }
 
-/* The struct file behind @fd in the current task, NULL when none. */
-static __always_inline struct file *fd_file(struct task_struct *task, __s64 fd)
-{
-	struct fdtable *fdt = BPF_CORE_READ(task, files, fdt);
-	struct file **fds;
-	struct file *f = NULL;
-
-	if (!fdt || fd < 0 || fd >= BPF_CORE_READ(fdt, max_fds))
-		return NULL;
-	fds = BPF_CORE_READ(fdt, fd);
-	bpf_probe_read_kernel(&f, sizeof(f), &fds[fd]);
-	return f;
-}
-
-/*
- * Why mainline refused: the checks do_open_execat()/may_open() make, in
- * their order. EACCES with none of them is reported as "file_perm": the
- * exec permission check (mode bits, ACL) or an LSM refused.
- */
-static __always_inline __u32 execve_check_reason(struct file *f, __u32 mode)
-{
-	struct vfsmount *mnt = BPF_CORE_READ(f, f_path.mnt);
-
-	if ((mode & S_IFMT) != S_IFREG)
-		return TF_REASON_NOT_REGULAR;
-	if (BPF_CORE_READ(mnt, mnt_flags) & MNT_NOEXEC)
-		return TF_REASON_NOEXEC_MOUNT;
-	if (BPF_CORE_READ(mnt, mnt_sb, s_iflags) & SB_I_NOEXEC)
-		return TF_REASON_PSEUDO_FS;
-	return TF_REASON_FILE_PERM;
-}
-
 /*
  * Mainline: one program at the syscall's exit, which has its arguments too:
  * the registers the task saved on entry (x86-64: di fd, si path, dx argv,
@@ -681,51 +645,35 @@ SEC("tracepoint/syscalls/sys_exit_execveat")
 int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 {
 	struct task_struct *task = bpf_get_current_task_btf();
-	struct pt_regs *regs = (struct pt_regs *)bpf_task_pt_regs(task);
 	struct tt_verdict vd = {
-		.ret = ctx->ret, .policy = -1, .flags = TT_EV_SECBITS,
+		.policy = -1, .flags = TT_EV_SECBITS,
 		.source = TT_SRC_EXECVE_CHECK,
 	};
 	struct tt_bkey key = {};
+	struct tf_ec_call call;
 	struct file *f = NULL;
-	const char *name = NULL, *arg = NULL;
 	struct tt_event *e;
 	struct tt_cpu *pc;
-	__u32 atflags;
-	char c = 0;
 	__u64 t0;
 
-	if (!regs)
-		return 0;
-	atflags = (__u32)regs->r8;
-	if (!(atflags & AT_EXECVE_CHECK))
+	if (!tf_ec_decode(ctx, task, &call))
 		return 0;
 	pc = cpu_get();
 	t0 = prof_begin(pc);
+	vd.ret = call.ret;
 	if (vd.ret == -EBADF) {
 		prof_end(pc, t0);
 		return 0; /* no file, no verdict (feature probes use fd -1) */
 	}
 	/* The file and the securebits are only looked at for refusals (the
-	 * fast path stays short; only events carry the securebits).  Only
-	 * an empty path names the fd itself (AT_EMPTY_PATH).
+	 * fast path stays short; only events carry the securebits).
 	 */
 	if (refusal(&vd)) {
 		vd.secbits = task->cred->securebits;
-		arg = (const char *)regs->si;
-		if (arg)
-			bpf_probe_read_user(&c, 1, arg);
-		if (c == 0 && (atflags & AT_EMPTY_PATH))
-			f = fd_file(task, (__s64)(int)regs->di);
-		else
-			name = arg;
+		f = tf_ec_fd_checked(task, &call);
 		if (!f)
 			vd.flags |= TT_EV_NO_FILE;
-		if (vd.ret == -ETXTBSY)
-			vd.reason = TF_REASON_WRITE_BUSY;
-		else if (vd.ret == -EACCES && f)
-			vd.reason = execve_check_reason(f,
-					BPF_CORE_READ(f, f_inode, i_mode));
+		vd.reason = tf_ec_reason(call.ret, f);
 		/* Mainline always enforces everything: would-deny = denied. */
 		vd.would = vd.reason;
 	}
@@ -734,9 +682,10 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 		if (f) {
 			event_inode(e, BPF_CORE_READ(f, f_inode));
 			fill_path(e, &f->f_path);
-		} else if (name) {
+		} else if (call.name) {
+			/* > 1: a name, not an empty path */
 			if (bpf_probe_read_user_str(e->path[0], TT_NAME_LEN,
-						    name) > 0)
+						    call.name) > 1)
 				e->depth = 1;
 			e->flags |= TT_EV_NAME_ARG;
 		}
