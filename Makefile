@@ -23,7 +23,7 @@
 # link lib's archive, so they wait for lib/ (which they would otherwise all
 # build at once under -j).
 TOOL_DIRS := $(patsubst %/Makefile,%,$(wildcard policyctl/Makefile \
-	auditd-plugin/Makefile trusttop/Makefile interpreters/Makefile))
+	auditd-plugin/Makefile trusttop/Makefile relay/Makefile interpreters/Makefile))
 TEST_DIRS := $(patsubst %/Makefile,%,$(wildcard tests/probe/Makefile))
 TOP := $(CURDIR)
 include mk/quiet.mk

@@ -27,6 +27,14 @@ int tf_cap_effective(int cap);
  */
 bool tf_can_load_bpf(void);
 
+/*
+ * Keep only the @n capabilities of @keep (permitted and effective; none
+ * inheritable or ambient), take every other one out of the bounding set
+ * (when CAP_SETPCAP allows: it goes too, unless kept) and set
+ * no_new_privs.  @n 0 drops everything.  Returns 0, or -1 with errno.
+ */
+int tf_caps_keep(const int *keep, int n);
+
 #ifdef __cplusplus
 }
 #endif

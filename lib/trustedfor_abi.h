@@ -16,6 +16,16 @@
 #define TF_POLICY_PATH "/proc/sys/fs/trust_policy"
 #define TF_AUDIT_TYPE 1350 /* AUDIT_TRUSTED_FOR */
 
+/*
+ * trustfor-relay's record (issue 25): one per execveat(AT_EXECVE_CHECK)
+ * refusal seen through BPF on a kernel that logs none, written through
+ * libaudit's user-message interface.  A user record type from the range
+ * the kernel leaves to user space (AUDIT_FIRST_USER_MSG2..LAST, 2100-2999),
+ * outside the blocks libaudit names (anomalies 2100-2299, LSPP 2300-2399,
+ * crypto 2400-2499, virt 2500-2599).  docs/CONVENTIONS.md has its fields.
+ */
+#define TF_AUDIT_USER_TYPE 2650
+
 /* fs.trust_policy bits. */
 #define TF_POLICY_EXEC_MOUNT 0x1u /* honour noexec mounts */
 #define TF_POLICY_EXEC_FILE 0x2u  /* require the exec permission */

@@ -61,7 +61,7 @@ fi
 
 # What the tools' suites and the package need, by the names they install
 # or run (README, debian/*.install): each must be there.
-for f in policyctl/policyctl trusttop/trusttop auditd-plugin/audisp-trusted-for \
+for f in policyctl/policyctl trusttop/trusttop auditd-plugin/audisp-trusted-for relay/trustfor-relay \
 	interpreters/trusted-python3 interpreters/trusted-dash \
 	tests/probe/probe lib/libtf-internal.a; do
 	if [ -s "$tmp/out/$f" ]; then

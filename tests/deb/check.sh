@@ -242,6 +242,10 @@ verdict "audisp-trusted-for report: $den denials, $chg policy changes (grep)" 0 
 verdict "audisp-trusted-for report --table policy: the writers' pids $wpids(grep)" 0 "$wpids" \
 	sh -c 'audisp-trusted-for report --input /tmp/audit.log --table policy | grep -E "^[0-9]+\. " | cut -d" " -f11 | tr "\n" " "'
 check "trusttop --help" '^Usage: trusttop' trusttop --help
+check "trustfor-relay --help" '^usage: trustfor-relay' trustfor-relay --help
+verdict "trustfor-relay.service: installed, not enabled" 0 "/lib/systemd/system/trustfor-relay.service" \
+	sh -c 'for f; do [ -e "$f" ] && echo "$f"; done; true' - /lib/systemd/system/trustfor-relay.service \
+	/etc/systemd/system/multi-user.target.wants/trustfor-relay.service
 check "audisp-trusted-for --help" '^usage: audisp-trusted-for' audisp-trusted-for --help
 verdict "trusted-dash -c 'echo ok'" 0 ok trusted-dash -c 'echo ok'
 # trusted-dash's refusal reason for PATH, "" when it runs: the kernel's
