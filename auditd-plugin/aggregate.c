@@ -44,6 +44,18 @@ const char *ap_api_label(enum ap_api_class c)
 	return c < AP_API_CLASSES ? labels[c] : "?";
 }
 
+const char *ap_source_name(enum ap_source s)
+{
+	return s == AP_SRC_RELAY ? "relay" : "kernel";
+}
+
+uint64_t ap_agg_source(const struct ap_agg *a, enum ap_api_class c, enum ap_source s)
+{
+	uint64_t relay = a->relay[c];
+
+	return s == AP_SRC_RELAY ? relay : ap_agg_ctable(a, c, AP_DIM_INTERP)->total - relay;
+}
+
 struct ap_ss_table *ap_agg_table(struct ap_agg *a, enum ap_api_class c, enum ap_dim d)
 {
 	return c == AP_API_TRUSTED_FOR ? &a->dim[d] : &a->ec[c - 1][d];
@@ -130,8 +142,16 @@ void ap_agg_add_denial(struct ap_agg *a, const struct ap_denial *d)
 	add_id(&t[AP_DIM_USER], d->uid, d->ms);
 	add_id(&t[AP_DIM_AUID], d->auid, d->ms);
 	add_str(&t[AP_DIM_NODE], d->node ? d->node : "", NULL, d->ms);
+	a->relay[c] += d->source == AP_SRC_RELAY;
 	if (!a->no_metrics)
-		ap_metrics_denial(&a->metrics, d->exe, d->reason, d->node ? d->node : "", c);
+		ap_metrics_denial(&a->metrics, d->exe, d->reason, d->node ? d->node : "", c,
+				  d->source);
+}
+
+void ap_agg_add_lost(struct ap_agg *a, const struct ap_denial *d)
+{
+	a->relay_lost += d->lost;
+	a->relay_lost_records++;
 }
 
 /* strdup() that keeps NULL; false when out of memory. */

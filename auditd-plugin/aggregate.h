@@ -3,6 +3,8 @@
  * Bounded aggregation of trusted_for denials and the policy-change timeline.
  * Each dimension is a Space-Saving table (spacesaving.h): its row count is
  * capped, its total is exact, and the "other" row holds what eviction took.
+ * A class's tables hold the refusals of both sources (record.h): the kernel's
+ * and trustfor-relay's; how many of them the relay logged is counted beside.
  */
 #ifndef AP_AGGREGATE_H
 #define AP_AGGREGATE_H
@@ -46,8 +48,11 @@ struct ap_agg {
 	size_t nchanges, changes_max;
 	uint64_t changes_dropped;
 	uint64_t bad_lines;	/* lines that are not audit records */
-	uint64_t malformed;	/* 1350 / trust_policy records missing fields */
+	uint64_t malformed;	/* 1350 / 2650 / trust_policy records missing fields */
 	uint64_t not_denial;	/* 1350 records with res != 0 */
+	uint64_t relay[AP_API_CLASSES]; /* denials per class logged by the relay (type 2650) */
+	uint64_t relay_lost;	/* refusals the relay could not log (its op=lost records) */
+	uint64_t relay_lost_records; /* those records */
 	struct ap_metrics metrics; /* exact labelled counters (metrics.h) */
 	bool no_metrics;	/* not kept (a report without --metrics) */
 };
@@ -62,10 +67,15 @@ struct ap_ss_table *ap_agg_table(struct ap_agg *a, enum ap_api_class c, enum ap_
 const struct ap_ss_table *ap_agg_ctable(const struct ap_agg *a, enum ap_api_class c,
 					enum ap_dim d);
 int ap_dim_from_name(const char *name); /* -1 when unknown */
+const char *ap_source_name(enum ap_source s); /* "kernel", "relay" */
+/* Denials of class @c logged by source @s (exact). */
+uint64_t ap_agg_source(const struct ap_agg *a, enum ap_api_class c, enum ap_source s);
 
 int ap_agg_init(struct ap_agg *a, uint32_t cap);
 void ap_agg_free(struct ap_agg *a);
 void ap_agg_add_denial(struct ap_agg *a, const struct ap_denial *d);
+/* A relay's op=lost record (AP_PARSE_LOST): @d->lost refusals not logged. */
+void ap_agg_add_lost(struct ap_agg *a, const struct ap_denial *d);
 /*
  * Keeps a copy of @c (its node, comm and exe included). Returns 0, or -1
  * when out of memory (the change is counted as dropped).

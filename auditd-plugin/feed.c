@@ -82,47 +82,47 @@ bool ap_line_is_record(const char *line, size_t len)
 }
 
 /*
- * Whether a record of type= value @type may be counted: libauparse takes a
- * record's type from that value with audit_name_to_msg_type() (so
- * UNKNOWN[1350], 1350 and UNKNOWN[1350x] are all 1350), and ap_record_parse()
- * counts only types 1350 and CONFIG_CHANGE. Asking the same function gives
- * the same answer; a small cache of the last values asked about keeps this
- * cheap (a log holds a handful of distinct type names).
+ * The record type libauparse makes of type= value @type: it takes it with
+ * audit_name_to_msg_type(), so UNKNOWN[1350], 1350 and UNKNOWN[1350x] are
+ * all 1350, and CWD, cwd, 1307 and UNKNOWN[1307] all CWD. Asking the same
+ * function gives the same answer; a small cache of the last values asked
+ * about keeps this cheap (a log holds a handful of distinct type names).
+ * AP_TYPE_UNSURE when a long value cannot be copied (out of memory).
  */
-static bool counted_type(struct ap_feed *f, const char *type, size_t tlen)
+#define AP_TYPE_UNSURE (-2)
+static int msg_type(struct ap_feed *f, const char *type, size_t tlen)
 {
 	struct ap_type_memo *m;
+	char *name;
 	int t;
 
-	if (tlen >= sizeof(m->name))
-		return true; /* not cached: fed, libauparse decides */
+	if (tlen >= sizeof(m->name)) { /* not cached */
+		name = strndup(type, tlen);
+		t = name ? audit_name_to_msg_type(name) : AP_TYPE_UNSURE;
+		free(name);
+		return t;
+	}
 	for (unsigned int i = 0; i < AP_TYPE_MEMO; i++) {
 		m = &f->types[i];
 		if (m->len == tlen && !memcmp(m->name, type, tlen))
-			return m->counted;
+			return m->type;
 	}
 	m = &f->types[f->next_type++ % AP_TYPE_MEMO];
 	memcpy(m->name, type, tlen);
 	m->name[tlen] = '\0';
-	t = audit_name_to_msg_type(m->name);
 	m->len = (unsigned char)tlen;
-	m->counted = t == TF_AUDIT_TYPE || t == AUDIT_CONFIG_CHANGE;
-	return m->counted;
+	m->type = audit_name_to_msg_type(m->name);
+	return m->type;
 }
 
 /*
- * A CWD record: never counted, and not to reach libauparse 3.0.9, which
- * leaks the value of every cwd= field of a CWD record but the last (found
- * by the fuzzer: a CWD record with two cwd= fields). @line is a record.
+ * Whether ap_record_parse() may count a record of type @t: 1350, 2650 (the
+ * relay's) and CONFIG_CHANGE; one of an unsure type is fed, libauparse decides.
  */
-static bool is_cwd_record(const char *line, size_t len)
+static bool counted_type(int t)
 {
-	const char *p = line, *end = line + len;
-
-	if (lit(&p, end, "node="))
-		while (p < end && *p++ != ' ')
-			;
-	return lit(&p, end, "type=CWD ");
+	return t == TF_AUDIT_TYPE || t == TF_AUDIT_USER_TYPE || t == AUDIT_CONFIG_CHANGE ||
+	       t == AP_TYPE_UNSURE;
 }
 
 static bool wanted(const struct ap_filter *flt, int64_t ms, const char *node)
@@ -150,6 +150,10 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 			if (wanted(f->filter, d.ms, d.node))
 				ap_agg_add_denial(f->agg, &d);
 			ap_denial_clear(&d);
+			break;
+		case AP_PARSE_LOST:
+			if (wanted(f->filter, d.ms, d.node))
+				ap_agg_add_lost(f->agg, &d);
 			break;
 		case AP_PARSE_POLICY:
 			if (wanted(f->filter, p.ms, p.node))
@@ -208,13 +212,18 @@ static void take_line(struct ap_feed *f, const char *line, size_t len)
 		f->agg->bad_lines++;
 	} else if (f->offline) {
 		/* see ap_feed_offline() */
-		if (counted_type(f, type, tlen)) {
+		if (counted_type(msg_type(f, type, tlen))) {
 			auparse_feed(f->au, line, len + 1);
 			f->fed++;
 			auparse_flush_feed(f->au);
 		}
-	} else if (is_cwd_record(line, len)) {
-		/* not needed: see is_cwd_record() */
+	} else if (msg_type(f, type, tlen) == AUDIT_CWD) {
+		/*
+		 * Never counted, and not to reach libauparse 3.0.9, which leaks
+		 * the value of every cwd= field of a CWD record but the last
+		 * (found by the fuzzer: a CWD record with two cwd= fields, then
+		 * one spelled CwD).
+		 */
 	} else {
 		auparse_feed(f->au, line, len + 1);
 		if (++f->fed - f->done > TF_PENDING_MAX) /* see feed.h */

@@ -7,7 +7,8 @@
  * record of a task without an audit context comes alone, audit.log holds no
  * EOE records, and audisp-remote drops them. An event may hold SYSCALL,
  * PROCTITLE, and under a syscall rule CWD and PATH records beside the 1350
- * or CONFIG_CHANGE record: only the latter counts.
+ * or CONFIG_CHANGE record: only the latter counts. The relay's type 2650
+ * records come alone.
  */
 #ifndef AP_FEED_H
 #define AP_FEED_H
@@ -25,8 +26,8 @@
 /*
  * libauparse checks every pending event for completion on each record it is
  * fed (a linear scan), so a flood of EOE-less records, all younger than the
- * EOE timeout, costs quadratic time. Counting is per record (a 1350 record or
- * an op=trust_policy record carries everything counted), never per event, so
+ * EOE timeout, costs quadratic time. Counting is per record (a 1350, a 2650
+ * or an op=trust_policy record carries everything counted), never per event, so
  * when more than this many records are pending the feed is flushed: pending
  * events are completed early, possibly split from their SYSCALL/PATH/EOE records,
  * which changes no count.
@@ -44,7 +45,7 @@ struct ap_filter {
 struct ap_type_memo {
 	char name[32];		/* a type= value, NUL-terminated */
 	unsigned char len;	/* 0: unused */
-	bool counted;		/* libauparse makes it 1350 or CONFIG_CHANGE */
+	int type;		/* the record type libauparse makes of it */
 };
 
 struct ap_feed {
@@ -72,8 +73,8 @@ int ap_feed_init(struct ap_feed *f, struct ap_agg *agg, const struct ap_filter *
 void ap_feed_free(struct ap_feed *f);
 /*
  * For a report over finished logs (not for the live plugin): only the records
- * that can be counted (type 1350 or CONFIG_CHANGE, as libauparse types them)
- * reach libauparse, and each is handed back at once, in input order, as an
+ * that can be counted (type 1350, 2650 or CONFIG_CHANGE, as libauparse types
+ * them) reach libauparse, and each is handed back at once, in input order, as an
  * event of its own. Counting is per record (see TF_PENDING_MAX), so every
  * count is the same as without it; what changes is the work: the SYSCALL,
  * PATH, CWD, PROCTITLE, EOE... records of a log are checked for their header

@@ -140,7 +140,7 @@ static size_t join(char *buf, size_t size, const char *const *v, size_t n)
 	return len;
 }
 
-#define KEY_MAX (5 * (AP_METRICS_LABEL_MAX + 1))
+#define KEY_MAX (AP_METRICS_NDL * (AP_METRICS_LABEL_MAX + 1))
 
 void ap_metrics_init(struct ap_metrics *m)
 {
@@ -179,12 +179,12 @@ static void class_labels(enum ap_api_class c, const char **api, const char **enf
 	*enforced = c == AP_API_EC_ENFORCED ? "true" : c == AP_API_EC_OBSERVED ? "false" : "";
 }
 
-/* @v: exe, reason, node, api, enforced. The fold keeps api and enforced. */
+/* @v: exe, reason, node, source, api, enforced. The fold keeps source, api and enforced. */
 static int count_denial(struct ap_metrics *m, const char *const v[AP_METRICS_NDL], uint64_t hits,
 			bool restore)
 {
 	const char *other[AP_METRICS_NDL] = { AP_METRICS_OTHER, AP_METRICS_OTHER, AP_METRICS_OTHER,
-				   v[3], v[4] };
+				   v[3], v[4], v[5] };
 	char key[KEY_MAX];
 	size_t klen = join(key, sizeof(key), v, AP_METRICS_NDL);
 	struct ap_mrow *r = mmap_find(&m->denials, key, klen);
@@ -205,7 +205,7 @@ static int count_denial(struct ap_metrics *m, const char *const v[AP_METRICS_NDL
 }
 
 int ap_metrics_denial(struct ap_metrics *m, const char *exe, const char *reason,
-		      const char *node, enum ap_api_class api)
+		      const char *node, enum ap_api_class api, enum ap_source source)
 {
 	char e[AP_METRICS_LABEL_MAX], rs[AP_METRICS_LABEL_MAX], nd[AP_METRICS_LABEL_MAX];
 	const char *v[AP_METRICS_NDL];
@@ -217,7 +217,8 @@ int ap_metrics_denial(struct ap_metrics *m, const char *exe, const char *reason,
 	v[0] = admit(&m->exe, m->lim.exe, e, &folded);
 	v[1] = admit(&m->reason, AP_METRICS_REASONS, rs, &folded);
 	v[2] = admit(&m->node, m->lim.node, nd, &folded);
-	class_labels(api, &v[3], &v[4]);
+	v[3] = ap_source_name(source);
+	class_labels(api, &v[4], &v[5]);
 	if (folded)
 		m->folded++;
 	return count_denial(m, v, 1, false);
@@ -237,25 +238,27 @@ static bool label_ok(const char *s)
 }
 
 int ap_metrics_restore_denial(struct ap_metrics *m, const char *exe, const char *reason,
-			      const char *node, const char *api, const char *enforced,
-			      uint64_t count)
+			      const char *node, const char *source, const char *api,
+			      const char *enforced, uint64_t count)
 {
-	const char *v[AP_METRICS_NDL] = { exe, reason, node, api ? api : "trusted_for",
-			       enforced ? enforced : "" };
-	bool known = false;
+	const char *v[AP_METRICS_NDL] = { exe, reason, node, source ? source : "kernel",
+			       api ? api : "trusted_for", enforced ? enforced : "" };
+	bool known = false, source_known = false;
 
 	if (!label_ok(exe) || !label_ok(reason) || !label_ok(node)) {
 		errno = EINVAL;
 		return -1;
 	}
-	/* api and enforced: the values class_labels() makes, nothing else */
+	/* source, api and enforced: the values ap_source_name() and class_labels() make */
+	for (int s = 0; s < AP_SOURCES; s++)
+		source_known |= !strcmp(v[3], ap_source_name(s));
 	for (int c = 0; c < AP_API_CLASSES; c++) {
 		const char *a, *e;
 
 		class_labels(c, &a, &e);
-		known |= !strcmp(v[3], a) && !strcmp(v[4], e);
+		known |= !strcmp(v[4], a) && !strcmp(v[5], e);
 	}
-	if (!known) {
+	if (!known || !source_known) {
 		errno = EINVAL;
 		return -1;
 	}

@@ -11,12 +11,14 @@
  * labels and the first `node` node labels seen are admitted for good (they
  * are kept in the state file); later values are counted under the label
  * value "other". A combination of labels beyond `series` series is counted
- * under exe="other",reason="other",node="other" (with its own api and
+ * under exe="other",reason="other",node="other" (with its own source, api and
  * enforced labels). So an "other" series only grows, an admitted one only
- * grows, and at most series + 3 denial series exist. No path, uid or comm is
- * ever a label. Each denial series has an api label (trusted_for,
- * execve_check); execve_check series also have enforced="true" (the caller
- * had SECBIT_EXEC_RESTRICT_FILE) or enforced="false" (observed only).
+ * grows, and at most series + 6 denial series exist. No path, uid or comm is
+ * ever a label. Each denial series has a source label (kernel: a type 1350
+ * record; relay: trustfor-relay's type 2650 record) and an api label
+ * (trusted_for, execve_check); execve_check series also have
+ * enforced="true" (the caller had SECBIT_EXEC_RESTRICT_FILE) or
+ * enforced="false" (observed only).
  *
  * Label values are the names escaped as terminal text (lib/escape.h: controls,
  * format characters and invalid UTF-8 as \xHH, a backslash as \\), then
@@ -42,7 +44,7 @@
 #define AP_METRICS_NODE_DEFAULT 1024 /* metrics_nodes */
 #define AP_METRICS_SERIES_DEFAULT 16384 /* metrics_series */
 #define AP_METRICS_LABEL_MAX 1024  /* bytes of a label value (escaped), longer is cut */
-#define AP_METRICS_NDL 5 /* labels of a denial series: exe, reason, node, api, enforced */
+#define AP_METRICS_NDL 6 /* labels of a denial series: exe, reason, node, source, api, enforced */
 
 struct ap_mrow {
 	char *key;	/* NUL-separated label values */
@@ -68,7 +70,8 @@ struct ap_metrics_limits {
 };
 
 struct ap_metrics {
-	struct ap_mmap denials;	/* exe \0 reason \0 node \0 api \0 enforced -> count */
+	/* exe \0 reason \0 node \0 source \0 api \0 enforced -> count */
+	struct ap_mmap denials;
 	struct ap_mmap changes;	/* node \0 result -> count */
 	struct ap_mmap policy;	/* node -> value, ms of its last applied change */
 	struct ap_mmap exe, reason, node; /* admitted label values */
@@ -82,15 +85,18 @@ void ap_metrics_init(struct ap_metrics *m);
 void ap_metrics_free(struct ap_metrics *m);
 /* Returns 0, or -1 when out of memory (the hit is then counted as folded). */
 int ap_metrics_denial(struct ap_metrics *m, const char *exe, const char *reason,
-		      const char *node, enum ap_api_class api);
+		      const char *node, enum ap_api_class api, enum ap_source source);
 int ap_metrics_change(struct ap_metrics *m, const char *node, int res, int new_policy,
 		      int64_t ms);
 
 /* State load: label values as saved (already escaped), admitted whatever the limits. */
-/* @api NULL: "trusted_for"; @enforced NULL: "" (a state of an older plugin). */
+/*
+ * @source NULL: "kernel"; @api NULL: "trusted_for"; @enforced NULL: "" (a
+ * state of an older plugin).
+ */
 int ap_metrics_restore_denial(struct ap_metrics *m, const char *exe, const char *reason,
-			      const char *node, const char *api, const char *enforced,
-			      uint64_t count);
+			      const char *node, const char *source, const char *api,
+			      const char *enforced, uint64_t count);
 int ap_metrics_restore_change(struct ap_metrics *m, const char *node, const char *result,
 			      uint64_t count);
 int ap_metrics_restore_policy(struct ap_metrics *m, const char *node, int value, int64_t ms);

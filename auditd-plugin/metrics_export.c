@@ -81,16 +81,17 @@ static const struct ap_mrow **sorted(const struct ap_mmap *t)
 
 int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_health *h)
 {
-	static const char *const dl[] = { "exe", "reason", "node", "api", "enforced" };
+	static const char *const dl[] = { "exe", "reason", "node", "source", "api", "enforced" };
 	static const char *const cl[] = { "node", "result" };
 	static const char *const nl[] = { "node" };
 	static const char *const tl[] = { "table" };
+	static const char *const sl[] = { "source" };
 	const struct ap_metrics *m = &a->metrics;
 	const struct ap_mrow **v;
 	const char *lv[AP_METRICS_NDL];
 
 	head(f, "trustfor_denials_total", "counter",
-	     "Refusals logged as audit records type 1350, by interpreter executable, reason, node and api (trusted_for, or execve_check with enforced=true|false: the caller had SECBIT_EXEC_RESTRICT_FILE set or not).");
+	     "Refusals logged as audit records, by interpreter executable, reason, node, source (kernel: type 1350; relay: type 2650, written by trustfor-relay) and api (trusted_for, or execve_check with enforced=true|false: the caller had SECBIT_EXEC_RESTRICT_FILE set or not).");
 	v = sorted(&m->denials);
 	if (!v)
 		return -1;
@@ -98,7 +99,8 @@ int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_he
 		if (ap_metrics_labels(v[i], lv, AP_METRICS_NDL) != AP_METRICS_NDL)
 			continue;
 		/* trusted_for series have no enforced label */
-		series(f, "trustfor_denials_total", dl, lv, lv[4][0] ? AP_METRICS_NDL : AP_METRICS_NDL - 1);
+		series(f, "trustfor_denials_total", dl, lv,
+		       lv[5][0] ? AP_METRICS_NDL : AP_METRICS_NDL - 1);
 		fprintf(f, " %llu\n", (unsigned long long)v[i]->count);
 	}
 	free(v);
@@ -136,11 +138,12 @@ int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_he
 	free(v);
 
 	head(f, "trustfor_records_total", "counter",
-	     "Type 1350 and op=trust_policy records processed (counted, not a denial, or malformed).");
+	     "Type 1350, type 2650 and op=trust_policy records processed (counted, not a denial, or malformed).");
 	u64_line(f, "trustfor_records_total",
-		 a->denials + a->not_denial + a->malformed + a->nchanges + a->changes_dropped);
+		 a->denials + a->relay_lost_records + a->not_denial + a->malformed + a->nchanges +
+		 a->changes_dropped);
 	head(f, "trustfor_malformed_records_total", "counter",
-	     "Type 1350 and op=trust_policy records skipped for missing fields.");
+	     "Type 1350, type 2650 and op=trust_policy records skipped for missing or bad fields.");
 	u64_line(f, "trustfor_malformed_records_total", a->malformed);
 	head(f, "trustfor_non_audit_lines_total", "counter",
 	     "Input lines skipped as not audit records.");
@@ -157,13 +160,17 @@ int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_he
 		fprintf(f, " %llu\n", (unsigned long long)ev);
 	}
 	head(f, "trustfor_lost_total", "counter",
-	     "Denials not stored in a report table (out of memory) plus policy changes dropped from the kept timeline.");
+	     "What was not kept, by source: plugin, denials not stored in a report table (out of memory) plus policy changes dropped from the kept timeline; relay, refusals trustfor-relay saw but could not log (its op=lost records).");
 	{
-		uint64_t lost = a->changes_dropped;
+		static const char *const sources[] = { "plugin", "relay" };
+		uint64_t lost[] = { a->changes_dropped, a->relay_lost };
 
 		for (int c = 0; c < AP_API_CLASSES; c++)
-			lost += ap_agg_ctable(a, c, AP_DIM_INTERP)->unstored;
-		u64_line(f, "trustfor_lost_total", lost);
+			lost[0] += ap_agg_ctable(a, c, AP_DIM_INTERP)->unstored;
+		for (int i = 0; i < 2; i++) {
+			series(f, "trustfor_lost_total", sl, &sources[i], 1);
+			fprintf(f, " %llu\n", (unsigned long long)lost[i]);
+		}
 	}
 	head(f, "trustfor_metrics_folded_denials_total", "counter",
 	     "Denials counted under a label value \"other\" (label or series limits reached).");

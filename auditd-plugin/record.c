@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* Decoding AUDIT_TRUSTED_FOR and CONFIG_CHANGE op=trust_policy records. */
+/* Decoding AUDIT_TRUSTED_FOR, trustfor-relay's and CONFIG_CHANGE op=trust_policy records. */
 #include "record.h"
 
 #include <errno.h>
@@ -43,9 +43,10 @@ static char *decoded(auparse_state_t *au)
 }
 
 /*
- * A field a parser takes, by name: its value in *val; or, for a name the
- * kernel may hex-encode (path, comm, exe), the decoded bytes of its first
- * occurrence in *dec (malloc'd).
+ * A field a parser takes, by name, at its first occurrence: its value in
+ * *val; or, for a name the kernel may hex-encode (path, comm, exe), the
+ * decoded bytes in *dec (malloc'd). The first occurrence: a field that
+ * libaudit appends after a user message's text cannot replace the text's.
  */
 struct field {
 	const char *name;
@@ -54,6 +55,14 @@ struct field {
 };
 #define VAL(name, p) { name, p, NULL }
 #define DEC(name, p) { name, NULL, p }
+
+/* Whether the current field of @au is named @name. */
+static bool named(auparse_state_t *au, const char *name)
+{
+	const char *n = auparse_get_field_name(au);
+
+	return n && !strcmp(n, name);
+}
 
 /* Take the current field of @au when @fields (ended by a NULL name) names it. */
 static void take_field(auparse_state_t *au, const struct field *fields)
@@ -67,12 +76,30 @@ static void take_field(auparse_state_t *au, const struct field *fields)
 		/* the first letter first: most fields of a record are none of these */
 		if (f->name[0] != name[0] || strcmp(f->name, name))
 			continue;
-		if (f->val)
+		if (f->val && !*f->val)
 			*f->val = val;
-		else if (!*f->dec)
+		else if (f->dec && !*f->dec)
 			*f->dec = decoded(au);
 		return;
 	}
+}
+
+/*
+ * Take @fields from the current record of @au, from its first field named
+ * @from on (NULL: from its first field). False when there is no such field.
+ */
+static bool take_fields(auparse_state_t *au, const struct field *fields, const char *from)
+{
+	int more = auparse_first_field(au);
+
+	while (more > 0 && from && !named(au, from))
+		more = auparse_next_field(au);
+	if (more <= 0)
+		return false;
+	do
+		take_field(au, fields);
+	while (auparse_next_field(au) > 0);
+	return true;
 }
 
 static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
@@ -94,40 +121,47 @@ static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
 	*node = node_buf;
 }
 
-static enum ap_parse parse_denial(auparse_state_t *au, struct ap_denial *d)
+/* The values of a refusal's fields, as written (NULL: absent). */
+struct raw {
+	const char *usage, *policy, *reason, *res, *dev, *ino, *uid, *auid;
+	const char *api, *secbits;
+	const char *op, *lost, *src, *file; /* the relay's (type 2650) */
+};
+
+/* The fields of a refusal record of either type, from its field @from on. */
+static bool take_refusal(auparse_state_t *au, struct ap_denial *d, struct raw *r,
+			 const char *from)
 {
-	const char *reason = NULL, *res = NULL, *dev = NULL, *ino = NULL;
-	const char *policy = NULL, *uid = NULL, *auid = NULL, *usage = NULL;
-	const char *api = NULL, *secbits = NULL;
-	long long v;
-	unsigned int bits;
 	const struct field fields[] = {
-		VAL("usage", &usage), VAL("uid", &uid), VAL("policy", &policy),
-		VAL("reason", &reason), VAL("res", &res), VAL("dev", &dev), VAL("ino", &ino),
-		VAL("auid", &auid), VAL("api", &api), VAL("secbits", &secbits),
+		VAL("usage", &r->usage), VAL("uid", &r->uid), VAL("policy", &r->policy),
+		VAL("reason", &r->reason), VAL("res", &r->res), VAL("dev", &r->dev),
+		VAL("ino", &r->ino), VAL("auid", &r->auid), VAL("api", &r->api),
+		VAL("secbits", &r->secbits), VAL("op", &r->op), VAL("lost", &r->lost),
+		VAL("src", &r->src), VAL("file", &r->file),
 		DEC("path", &d->path), DEC("comm", &d->comm), DEC("exe", &d->exe),
 		VAL(NULL, NULL),
 	};
 
-	if (auparse_first_field(au) <= 0)
-		return AP_PARSE_MALFORMED;
-	do
-		take_field(au, fields);
-	while (auparse_next_field(au) > 0);
+	memset(r, 0, sizeof(*r));
+	return take_fields(au, fields, from);
+}
 
-	/*
-	 * res is the last field of the current layout, exe the last of the
-	 * previous one (res came after reason): a record truncated in either
-	 * layout lacks one of the two.
-	 */
-	if (!usage || !reason || !res || !dev || !ino || !policy || !uid ||
-	    !auid || !d->path || !d->comm || !d->exe)
-		return AP_PARSE_MALFORMED;
-	if (!num(res, 10, &v))
-		return AP_PARSE_MALFORMED;
-	if (v != 0)
-		return AP_PARSE_NOT_DENIAL;
-	if (!id(uid, &d->uid) || !id(auid, &d->auid))
+/* Whether @s is present and is @want. */
+static bool is(const char *s, const char *want)
+{
+	return s && !strcmp(s, want);
+}
+
+/*
+ * What both record types share, once present: the ids, the API class (by
+ * api= and secbits=), the file (dev= and ino=, when there), the reasons.
+ */
+static enum ap_parse decode_refusal(const struct raw *r, struct ap_denial *d)
+{
+	long long v;
+	unsigned int bits;
+
+	if (!id(r->uid, &d->uid) || !id(r->auid, &d->auid))
 		return AP_PARSE_MALFORMED;
 	/*
 	 * api= and secbits= come after res= (issue 11): no api= is a
@@ -135,18 +169,18 @@ static enum ap_parse parse_denial(auparse_state_t *au, struct ap_denial *d)
 	 * policy=? (the sysctl does not govern it) and needs its secbits to
 	 * tell an enforced refusal from an observed one.
 	 */
-	if (secbits) {
-		if (!num(secbits, 16, &v) || v < 0 || v > UINT32_MAX)
+	if (r->secbits) {
+		if (!num(r->secbits, 16, &v) || v < 0 || v > UINT32_MAX)
 			return AP_PARSE_MALFORMED;
 		d->secbits = (unsigned long)v;
 	}
-	if (!api || !strcmp(api, "trusted_for")) {
+	if (!r->api || !strcmp(r->api, "trusted_for")) {
 		d->api = AP_API_TRUSTED_FOR;
-		if (!num(policy, 10, &v) || v < 0 || v > TF_POLICY_MAX)
+		if (!num(r->policy, 10, &v) || v < 0 || v > TF_POLICY_MAX)
 			return AP_PARSE_MALFORMED;
 		d->policy = (int)v;
-	} else if (!strcmp(api, "execve_check")) {
-		if (strcmp(policy, "?") || !secbits)
+	} else if (!strcmp(r->api, "execve_check")) {
+		if (strcmp(r->policy, "?") || !r->secbits)
 			return AP_PARSE_MALFORMED;
 		d->policy = -1;
 		d->api = d->secbits & TF_SECBIT_EXEC_RESTRICT_FILE ? AP_API_EC_ENFORCED :
@@ -154,19 +188,88 @@ static enum ap_parse parse_denial(auparse_state_t *au, struct ap_denial *d)
 	} else {
 		return AP_PARSE_MALFORMED;
 	}
-	if (!num(ino, 10, &v) || v < 0)
+	if (r->ino) {
+		if (!num(r->ino, 10, &v) || v < 0)
+			return AP_PARSE_MALFORMED;
+		d->ino = (unsigned long)v;
+	}
+	if (r->dev && snprintf(d->dev, sizeof(d->dev), "%s", r->dev) >= (int)sizeof(d->dev))
 		return AP_PARSE_MALFORMED;
-	d->ino = (unsigned long)v;
-	if (strlen(dev) >= sizeof(d->dev))
-		return AP_PARSE_MALFORMED;
-	strcpy(d->dev, dev);
-	/* Canonical reason names; an unknown name is kept as the kernel wrote it. */
-	if (tf_reason_parse(reason, &bits) == 0)
+	/* Canonical reason names; an unknown name is kept as it was written. */
+	if (tf_reason_parse(r->reason, &bits) == 0)
 		tf_reason_str(bits, d->reason, sizeof(d->reason));
-	else if (snprintf(d->reason, sizeof(d->reason), "%s", reason) >=
+	else if (snprintf(d->reason, sizeof(d->reason), "%s", r->reason) >=
 		 (int)sizeof(d->reason))
 		return AP_PARSE_MALFORMED;
 	return AP_PARSE_DENIAL;
+}
+
+/* Type 1350: every field is the kernel's. */
+static enum ap_parse parse_denial(auparse_state_t *au, struct ap_denial *d)
+{
+	struct raw r;
+	long long v;
+
+	if (!take_refusal(au, d, &r, NULL))
+		return AP_PARSE_MALFORMED;
+	/*
+	 * res is the last field of the current layout, exe the last of the
+	 * previous one (res came after reason): a record truncated in either
+	 * layout lacks one of the two.
+	 */
+	if (!r.usage || !r.reason || !r.res || !r.dev || !r.ino || !r.policy || !r.uid ||
+	    !r.auid || !d->path || !d->comm || !d->exe)
+		return AP_PARSE_MALFORMED;
+	if (!num(r.res, 10, &v))
+		return AP_PARSE_MALFORMED;
+	if (v != 0)
+		return AP_PARSE_NOT_DENIAL;
+	return decode_refusal(&r, d);
+}
+
+/* The relay's op=lost record: lost= refusals it could not log, at least one. */
+static enum ap_parse parse_lost(const struct raw *r, struct ap_denial *d)
+{
+	long long v;
+
+	if (!is(r->op, "lost") || !num(r->lost, 10, &v) || v < 1)
+		return AP_PARSE_MALFORMED;
+	d->lost = (uint64_t)v;
+	return AP_PARSE_LOST;
+}
+
+/*
+ * A relay's refusal on a descriptor (file=fd) names the file it read (dev=,
+ * ino=); one on a name (file=name) was refused before a file was opened,
+ * and has neither.
+ */
+static bool relay_file_ok(const struct raw *r)
+{
+	if (is(r->file, "fd"))
+		return r->dev && r->ino;
+	return is(r->file, "name") && !r->dev && !r->ino;
+}
+
+/*
+ * Type 2650, trustfor-relay's: the sender's fields the kernel writes first
+ * are skipped, the relay's begin at usage=.
+ */
+static enum ap_parse parse_relay(auparse_state_t *au, struct ap_denial *d)
+{
+	struct raw r;
+
+	if (!take_refusal(au, d, &r, "usage"))
+		return AP_PARSE_MALFORMED;
+	if (!is(r.usage, "execution") || !is(r.res, "0") || !is(r.api, "execve_check") ||
+	    !is(r.src, "relay"))
+		return AP_PARSE_MALFORMED;
+	if (r.op)
+		return parse_lost(&r, d);
+	/* policy=? and secbits=: decode_refusal(), as for api=execve_check of 1350 */
+	if (!r.policy || !r.reason || !r.uid || !r.auid || !d->path || !d->comm || !d->exe ||
+	    !relay_file_ok(&r))
+		return AP_PARSE_MALFORMED;
+	return decode_refusal(&r, d);
 }
 
 /* The writer's fields (current layout); all or none, else malformed. */
@@ -199,13 +302,7 @@ static enum ap_parse parse_policy(auparse_state_t *au, struct ap_policy_change *
 		VAL(NULL, NULL),
 	};
 
-	if (auparse_first_field(au) <= 0)
-		return AP_PARSE_OTHER;
-	do
-		take_field(au, fields);
-	while (auparse_next_field(au) > 0);
-
-	if (!op || strcmp(op, "trust_policy"))
+	if (!take_fields(au, fields, NULL) || !is(op, "trust_policy"))
 		return AP_PARSE_OTHER;
 	if (!old || !new || !auid || !ses || !res)
 		return AP_PARSE_MALFORMED;
@@ -235,9 +332,10 @@ enum ap_parse ap_record_parse(auparse_state_t *au, struct ap_denial *d,
 
 	memset(d, 0, sizeof(*d));
 	memset(p, 0, sizeof(*p));
-	if (type == TF_AUDIT_TYPE) {
+	if (type == TF_AUDIT_TYPE || type == TF_AUDIT_USER_TYPE) {
 		stamp(au, &d->ms, &d->serial, &d->node, node_buf, node_len);
-		r = parse_denial(au, d);
+		d->source = type == TF_AUDIT_TYPE ? AP_SRC_KERNEL : AP_SRC_RELAY;
+		r = d->source == AP_SRC_KERNEL ? parse_denial(au, d) : parse_relay(au, d);
 		if (r != AP_PARSE_DENIAL)
 			ap_denial_clear(d);
 		return r;

@@ -1,8 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The two record kinds audisp-trusted-for counts, decoded from the current
+ * The record kinds audisp-trusted-for counts, decoded from the current
  * libauparse record (docs/CONVENTIONS.md "Kernel ABI"):
  *  - type 1350 AUDIT_TRUSTED_FOR, one per refusal;
+ *  - type 2650 (TF_AUDIT_USER_TYPE), trustfor-relay's user message: one per
+ *    execveat(AT_EXECVE_CHECK) refusal on a kernel that logs none, or a count
+ *    of refusals it lost (op=lost). The sender's fields the kernel writes
+ *    first (pid, uid, auid, ses, subj) are skipped: only the fields from
+ *    usage= on are the relay's;
  *  - type 1305 CONFIG_CHANGE with op=trust_policy, one per policy write.
  * Fields are found by name, never by position: the kernel's current layout
  * (res= last, the writer's task fields in CONFIG_CHANGE, subj= with an LSM)
@@ -20,7 +25,7 @@
 #include "trustedfor.h"
 
 /*
- * Which interface a 1350 record is about (its api= field; a record without
+ * Which interface a refusal record is about (its api= field; a record without
  * one is a trusted_for record of an older kernel of the series), and for
  * execveat(AT_EXECVE_CHECK) whether the caller enforces the verdict: its
  * securebits (secbits=) hold SECBIT_EXEC_RESTRICT_FILE. An execve_check
@@ -34,21 +39,30 @@ enum ap_api_class {
 	AP_API_CLASSES
 };
 
+/* Who logged a refusal: the record type says, never a field. */
+enum ap_source {
+	AP_SRC_KERNEL,		/* type 1350 */
+	AP_SRC_RELAY,		/* type 2650 */
+	AP_SOURCES
+};
+
 struct ap_denial {
 	int64_t ms;		/* event time, ms since the epoch */
 	unsigned long serial;
 	const char *node;	/* "" when the record has no node= */
 	char reason[64];	/* canonical reason list, e.g. "noexec_mount,file_perm" */
-	char dev[32];		/* "00:1a" */
+	char dev[32];		/* "00:1a"; "" when no file was opened (relay, file=name) */
 	unsigned long ino;
 	int policy;		/* -1 for policy=? (execve_check records) */
 	enum ap_api_class api;
+	enum ap_source source;
 	unsigned long secbits;	/* 0 when the record has no secbits= */
 	long uid, auid;		/* -1 when unset (4294967295) */
 	/* Decoded bytes (the kernel's hex encoding undone), NUL-terminated. */
 	char *path;
 	char *comm;
 	char *exe;
+	uint64_t lost;		/* AP_PARSE_LOST: refusals the relay could not log */
 };
 
 struct ap_policy_change {
@@ -74,10 +88,12 @@ struct ap_policy_change {
 enum ap_parse {
 	AP_PARSE_DENIAL,	/* filled a struct ap_denial */
 	AP_PARSE_POLICY,	/* filled a struct ap_policy_change */
+	/* a relay's op=lost record: ms, node, source and lost of the ap_denial */
+	AP_PARSE_LOST,
 	AP_PARSE_OTHER,		/* a record this tool does not count */
 	AP_PARSE_NOT_DENIAL,	/* a 1350 record with res != 0 */
 	/*
-	 * a 1350 / op=trust_policy record missing fields (or with an
+	 * a 1350 / 2650 / op=trust_policy record missing fields (or with an
 	 * unknown api=, or a policy= that does not fit its api)
 	 */
 	AP_PARSE_MALFORMED,
@@ -86,8 +102,9 @@ enum ap_parse {
 /*
  * Decode the current record of @au (escape mode must be AUPARSE_ESC_RAW).
  * On AP_PARSE_DENIAL, free the strings with ap_denial_clear(); on
- * AP_PARSE_POLICY with ap_policy_change_clear(). The node string of both
- * structs is owned by @node_buf (size @node_len).
+ * AP_PARSE_POLICY with ap_policy_change_clear() (AP_PARSE_LOST holds no
+ * string). The node string of both structs is owned by @node_buf (size
+ * @node_len).
  */
 enum ap_parse ap_record_parse(auparse_state_t *au, struct ap_denial *d,
 			      struct ap_policy_change *p, char *node_buf,

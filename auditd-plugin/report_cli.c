@@ -159,7 +159,7 @@ static void usage(FILE *f)
 		"  --state FILE    the plugin's state (default: state_file of the config,\n"
 		"                  " AP_STATE_PATH ")\n"
 		"  --input [FILE...] audit logs (audit.log, audit.log.1, ...); none or '-':\n"
-		"                  stdin, e.g. ausearch --raw -m 1350 | " PROG " --input\n"
+		"                  stdin, e.g. ausearch --raw -m 1350,2650 | " PROG " --input\n"
 		"  -i, --interpret user names and mount points\n"
 		"  --since/--until TIME  YYYY-MM-DD[ HH:MM[:SS]], @EPOCH, now, recent,\n"
 		"                  today, yesterday (needs --input)\n"

@@ -143,6 +143,34 @@ static json_object *json_apis(const struct ap_agg *a, const struct ap_report_opt
 	return apis;
 }
 
+/*
+ * "source": {"kernel": {"count": N}, "relay": {"count": M, "lost": L}}: who
+ * logged the denials of the classes shown, and the refusals the relay lost.
+ */
+static json_object *json_sources(const struct ap_agg *a, const struct ap_report_opts *o)
+{
+	json_object *src = json_object_new_object(), *k = json_object_new_object(),
+		    *r = json_object_new_object();
+	int err = 0;
+
+	err |= tf_json_own_add(src, "kernel", k);
+	err |= tf_json_own_add(src, "relay", r);
+	if (err) {
+		json_object_put(src);
+		return NULL;
+	}
+	err |= tf_json_own_add(k, "count",
+			       json_object_new_uint64(ap_view_source(a, o, AP_SRC_KERNEL)));
+	err |= tf_json_own_add(r, "count",
+			       json_object_new_uint64(ap_view_source(a, o, AP_SRC_RELAY)));
+	err |= tf_json_own_add(r, "lost", json_object_new_uint64(ap_view_relay_lost(a, o)));
+	if (err) {
+		json_object_put(src);
+		return NULL;
+	}
+	return src;
+}
+
 /* One policy change; NULL when out of memory. */
 static json_object *json_change(const struct ap_change *c)
 {
@@ -198,7 +226,7 @@ fail:
 
 int ap_report_json(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)
 {
-	json_object *root = json_object_new_object(), *tabs = json_object_new_object(), *apis;
+	json_object *root = json_object_new_object(), *tabs = json_object_new_object(), *apis, *srcs;
 	struct tf_mountinfo mib, *mi = ap_view_mounts(o, &mib);
 	int64_t first, last;
 	int rc = -1, err = 0;
@@ -216,6 +244,8 @@ int ap_report_json(FILE *f, const struct ap_agg *a, const struct ap_report_opts 
 	}
 	apis = json_apis(a, o);
 	err |= apis ? tf_json_own_add(root, "api", apis) : -1;
+	srcs = json_sources(a, o);
+	err |= srcs ? tf_json_own_add(root, "source", srcs) : -1;
 	err |= tf_json_own_add(root, "malformed_records", json_object_new_uint64(a->malformed));
 	err |= tf_json_own_add(root, "non_audit_lines", json_object_new_uint64(a->bad_lines));
 	err |= tf_json_own_add(root, "non_denial_records", json_object_new_uint64(a->not_denial));

@@ -79,6 +79,9 @@ char *ap_row_name(enum ap_dim d, const struct ap_ss_row *r, bool interpret,
 	case AP_DIM_NODE:
 		return strdup(r->klen ? r->key : "(local)");
 	case AP_DIM_MOUNT:
+		/* a relay's refusal of a name: no file was opened, no device known */
+		if (!r->klen)
+			return strdup("(not opened)");
 		return mount_name(r->key, interpret ? mi : NULL);
 	default:
 		/* all klen bytes: a key loaded from "key_hex" may hold a NUL */

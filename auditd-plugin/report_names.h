@@ -2,7 +2,8 @@
 /*
  * The names a report shows for keys and ids: uids as user names (-i),
  * devices with the mount points of this machine (-i), the local node as
- * "(local)". Raw bytes: the caller escapes them for its output.
+ * "(local)", the device of a file never opened (a relay's refusal of a
+ * name) as "(not opened)". Raw bytes: the caller escapes them for its output.
  */
 #ifndef AP_REPORT_NAMES_H
 #define AP_REPORT_NAMES_H

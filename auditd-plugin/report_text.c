@@ -182,6 +182,21 @@ static void text_apis(FILE *f, const struct ap_agg *a, const struct ap_report_op
 	fputc('\n', f);
 }
 
+/*
+ * "Denials by source: kernel N, relay M (the relay lost L more: refused, not
+ * logged)", when the relay logged or lost a refusal of the classes shown.
+ */
+static void text_sources(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)
+{
+	uint64_t relay = ap_view_source(a, o, AP_SRC_RELAY), lost = ap_view_relay_lost(a, o);
+
+	if (!relay && !lost)
+		return;
+	fprintf(f, "Denials by source: kernel %llu, relay %llu (the relay lost %llu more: refused, not logged)\n",
+		(unsigned long long)ap_view_source(a, o, AP_SRC_KERNEL),
+		(unsigned long long)relay, (unsigned long long)lost);
+}
+
 void ap_report_text(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)
 {
 	char t1[64] = "", t2[64] = "";
@@ -204,6 +219,7 @@ void ap_report_text(FILE *f, const struct ap_agg *a, const struct ap_report_opts
 	fprintf(f, "Number of denials: %llu\n", (unsigned long long)ap_view_denials(a, o));
 	/* The split by API (issue 11), execve_check by enforcement. */
 	text_apis(f, a, o);
+	text_sources(f, a, o);
 	for (int d = 0; d < AP_DIM_COUNT; d++) {
 		if (d == AP_DIM_AUID)
 			continue;

@@ -22,6 +22,23 @@ uint64_t ap_view_denials(const struct ap_agg *a, const struct ap_report_opts *o)
 	return n;
 }
 
+uint64_t ap_view_source(const struct ap_agg *a, const struct ap_report_opts *o, enum ap_source s)
+{
+	uint64_t n = 0;
+
+	for (int c = 0; c < AP_API_CLASSES; c++)
+		if (ap_view_shows(o, c))
+			n += ap_agg_source(a, c, s);
+	return n;
+}
+
+uint64_t ap_view_relay_lost(const struct ap_agg *a, const struct ap_report_opts *o)
+{
+	bool ec = ap_view_shows(o, AP_API_EC_ENFORCED) || ap_view_shows(o, AP_API_EC_OBSERVED);
+
+	return ec ? a->relay_lost : 0;
+}
+
 bool ap_view_range(const struct ap_agg *a, const struct ap_report_opts *o, int64_t *first,
 		   int64_t *last)
 {

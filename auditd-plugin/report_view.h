@@ -22,6 +22,12 @@ bool ap_view_shows(const struct ap_report_opts *o, int c);
 /* Denials of the classes shown (exact: a table's total is). */
 uint64_t ap_view_denials(const struct ap_agg *a, const struct ap_report_opts *o);
 
+/* Denials of the classes shown logged by source @s (exact). */
+uint64_t ap_view_source(const struct ap_agg *a, const struct ap_report_opts *o, enum ap_source s);
+
+/* The refusals the relay lost, when execve_check (the only API it sees) is shown; else 0. */
+uint64_t ap_view_relay_lost(const struct ap_agg *a, const struct ap_report_opts *o);
+
 /* The time range of the classes shown; false when none was denied. */
 bool ap_view_range(const struct ap_agg *a, const struct ap_report_opts *o, int64_t *first,
 		   int64_t *last);

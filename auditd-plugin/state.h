@@ -24,6 +24,12 @@
  * "denials" counts every class. A metrics denial series has "api" and
  * "enforced" too (absent: trusted_for). Versions 1 and 2 still load (all
  * their denials are trusted_for); a version 2 reader refuses version 3.
+ * Each class also holds "relay": how many of its denials trustfor-relay
+ * logged (type 2650; the kernel logged the rest), and the root
+ * "relay_lost" (refusals the relay could not log) and "relay_lost_records"
+ * (its op=lost records); a metrics denial series has "source" ("kernel" or
+ * "relay"). A file without them (written before the relay) loads with every
+ * denial the kernel's and nothing lost; older version 3 readers ignore them.
  */
 #ifndef AP_STATE_H
 #define AP_STATE_H

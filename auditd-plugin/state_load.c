@@ -54,6 +54,13 @@ static bool get_u64(struct ctx *x, json_object *o, const char *name, uint64_t *o
 	return true;
 }
 
+/* An unsigned counter that an older plugin did not write: 0 when absent. */
+static bool get_u64_opt(struct ctx *x, json_object *o, const char *name, uint64_t *out)
+{
+	*out = 0;
+	return !json_object_object_get_ex(o, name, NULL) || get_u64(x, o, name, out);
+}
+
 /*
  * The bytes under @name of @o, malloc'd (NUL-terminated), in *@out / *@len:
  * from "<name>_hex" when present (exact), else from "<name>". Returns false
@@ -237,18 +244,20 @@ static bool load_metrics(struct ctx *x, json_object *root, struct ap_metrics *m)
 		return bad(x, "metrics: no \"denials\" array");
 	for (size_t i = 0; i < json_object_array_length(arr); i++) {
 		json_object *r = json_object_array_get_idx(arr, i);
-		const char *e, *rs, *nd, *api = NULL, *enf = NULL;
+		const char *e, *rs, *nd, *src = NULL, *api = NULL, *enf = NULL;
 		uint64_t n;
 
 		if (!get_str(x, r, "exe", &e) || !get_str(x, r, "reason", &rs) ||
 		    !get_str(x, r, "node", &nd) || !get_u64(x, r, "count", &n))
 			return false;
-		/* absent in a state of an older plugin: trusted_for */
-		if ((json_object_object_get_ex(r, "api", NULL) && !get_str(x, r, "api", &api)) ||
+		/* absent in a state of an older plugin: kernel, trusted_for */
+		if ((json_object_object_get_ex(r, "source", NULL) &&
+		     !get_str(x, r, "source", &src)) ||
+		    (json_object_object_get_ex(r, "api", NULL) && !get_str(x, r, "api", &api)) ||
 		    (json_object_object_get_ex(r, "enforced", NULL) &&
 		     !get_str(x, r, "enforced", &enf)))
 			return false;
-		if (ap_metrics_restore_denial(m, e, rs, nd, api, enf, n))
+		if (ap_metrics_restore_denial(m, e, rs, nd, src, api, enf, n))
 			return bad(x, "metrics: denial series %zu: %s", i, strerror(errno));
 	}
 	if (!json_object_object_get_ex(o, "changes", &arr) ||
@@ -304,7 +313,8 @@ static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
 			    !json_object_is_type(co, json_type_object))
 				return bad(x, "class \"%s\" missing", ap_state_class_keys[c]);
 			if (!get_int(x, co, "first", INT64_MIN, &first) ||
-			    !get_int(x, co, "last", INT64_MIN, &last))
+			    !get_int(x, co, "last", INT64_MIN, &last) ||
+			    !get_u64_opt(x, co, "relay", &a->relay[c]))
 				return false;
 			if (c != AP_API_TRUSTED_FOR &&
 			    (!json_object_object_get_ex(co, "dims", &cd) ||
@@ -330,6 +340,9 @@ static bool load_classes(struct ctx *x, json_object *root, json_object *dims,
 			if (!load_table(x, v, t, ap_dim_name(d), cap))
 				return false;
 		}
+		if (a->relay[c] > ap_agg_ctable(a, c, AP_DIM_INTERP)->total)
+			return bad(x, "class \"%s\": \"relay\" exceeds its denials",
+				   ap_state_class_keys[c]);
 	}
 	for (int d = 0; d < AP_DIM_COUNT; d++) {
 		uint64_t sum = 0;
@@ -381,7 +394,9 @@ int ap_state_load(struct ap_agg *a, uint32_t cap, const char *path,
 	    !get_u64(&x, root, "bad_lines", &a->bad_lines) ||
 	    !get_u64(&x, root, "malformed", &a->malformed) ||
 	    !get_u64(&x, root, "not_denial", &a->not_denial) ||
-	    !get_u64(&x, root, "changes_dropped", &a->changes_dropped))
+	    !get_u64(&x, root, "changes_dropped", &a->changes_dropped) ||
+	    !get_u64_opt(&x, root, "relay_lost", &a->relay_lost) ||
+	    !get_u64_opt(&x, root, "relay_lost_records", &a->relay_lost_records))
 		goto out;
 	a->first = first;
 	a->last = last;

@@ -71,15 +71,17 @@ fail:
 /*
  * The metrics' counters (metrics.h), so that they stay monotonic across
  * restarts: "metrics": {"folded": N, "denials": [{"exe", "reason", "node",
- * "count"}], "changes": [{"node", "result", "count"}], "policy": [{"node",
- * "value", "time"}]}. Label values are already escaped text (plain UTF-8).
+ * "source", "api", "enforced", "count"}], "changes": [{"node", "result",
+ * "count"}], "policy": [{"node", "value", "time"}]}. Label values are
+ * already escaped text (plain UTF-8).
  */
 static int metrics_json(json_object *root, const struct ap_metrics *m)
 {
-	static const char *const dn[] = { "exe", "reason", "node", "api", "enforced" };
+	static const char *const dn[AP_METRICS_NDL] = { "exe", "reason", "node", "source", "api",
+							 "enforced" };
 	json_object *o = json_object_new_object(), *d = json_object_new_array(),
 		    *c = json_object_new_array(), *p = json_object_new_array();
-	const char *lv[5];
+	const char *lv[AP_METRICS_NDL];
 	int err;
 
 	if (!o || !d || !c || !p) {
@@ -111,9 +113,10 @@ static int metrics_json(json_object *root, const struct ap_metrics *m)
 	for (uint32_t i = 0; i < m->denials.n; i++) {
 		json_object *r = json_object_new_object();
 
-		if (tf_json_own_push(d, r) || ap_metrics_labels(&m->denials.rows[i], lv, 5) != 5)
+		if (tf_json_own_push(d, r) ||
+		    ap_metrics_labels(&m->denials.rows[i], lv, AP_METRICS_NDL) != AP_METRICS_NDL)
 			return -1;
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < AP_METRICS_NDL; k++)
 			err |= tf_json_own_add(r, dn[k], json_object_new_string(lv[k]));
 		err |= tf_json_own_add(r, "count", json_object_new_uint64(m->denials.rows[i].count));
 	}
@@ -155,6 +158,9 @@ int ap_state_save(const struct ap_agg *a, const char *path)
 	err |= tf_json_own_add(root, "malformed", json_object_new_uint64(a->malformed));
 	err |= tf_json_own_add(root, "not_denial", json_object_new_uint64(a->not_denial));
 	err |= tf_json_own_add(root, "changes_dropped", json_object_new_uint64(a->changes_dropped));
+	err |= tf_json_own_add(root, "relay_lost", json_object_new_uint64(a->relay_lost));
+	err |= tf_json_own_add(root, "relay_lost_records",
+			       json_object_new_uint64(a->relay_lost_records));
 	/* "dims": the trusted_for tables (as in versions 1 and 2); "classes": each
 	 * class's time range, and the execve_check classes' tables.
 	 */
@@ -168,6 +174,7 @@ int ap_state_save(const struct ap_agg *a, const char *path)
 			goto oom;
 		err |= tf_json_own_add(co, "first", json_object_new_int64(a->api_first[c]));
 		err |= tf_json_own_add(co, "last", json_object_new_int64(a->api_last[c]));
+		err |= tf_json_own_add(co, "relay", json_object_new_uint64(a->relay[c]));
 		dims = json_object_new_object();
 		if (tf_json_own_add(c == AP_API_TRUSTED_FOR ? root : co, "dims", dims))
 			goto oom;

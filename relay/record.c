@@ -136,14 +136,17 @@ int rl_record_text(const struct rl_event *e, char *out, size_t outsz)
 		if (e->flags & RL_EV_EXE_CUT)
 			put(&t, "%sexe", sep);
 	}
-	put(&t, " src=relay");
+	/* res=0 (a refusal), as the kernel's record: libaudit appends its own
+	 * res= (and the writer's exe=) after src=; readers take the first.
+	 */
+	put(&t, " res=0 src=relay");
 	return t.full ? -1 : (int)t.n;
 }
 
 int rl_lost_text(uint64_t n, char *out, size_t outsz)
 {
 	int w = snprintf(out, outsz,
-			 "usage=execution op=lost lost=%llu api=execve_check src=relay",
+			 "usage=execution op=lost lost=%llu res=0 api=execve_check src=relay",
 			 (unsigned long long)n);
 
 	return w < 0 || (size_t)w >= outsz ? -1 : w;

@@ -237,12 +237,12 @@ for n in node-a node-b; do
 	for e in /usr/bin/dash /usr/bin/perl /usr/bin/python3.11; do
 		exp="$exp$e=$(grep -v ' api=execve_check ' "$f" | grep -c "^node=$n type=UNKNOWN\[1350\].* exe=\"$e\"") "
 	done
-	got=$(sed -n "s/^trustfor_denials_total{exe=\"\([^\"]*\)\",reason=\"noexec_mount\",node=\"$n\",api=\"trusted_for\"} \([0-9]*\)$/\1=\2/p" "$P" | sort | tr '\n' ' ')
+	got=$(sed -n "s/^trustfor_denials_total{exe=\"\([^\"]*\)\",reason=\"noexec_mount\",node=\"$n\",source=\"kernel\",api=\"trusted_for\"} \([0-9]*\)$/\1=\2/p" "$P" | sort | tr '\n' ' ')
 	t_eq "metrics: $n's trusted_for denials per interpreter" "$exp" "$got"
 done
 t_eq "metrics: node-a's execve_check refusals, enforced and observed" \
 	"false=$((EC_ALL - EC_ENF)) true=$EC_ENF " \
-	"$(sed -n 's/^trustfor_denials_total{.*,node="node-a",api="execve_check",enforced="\([a-z]*\)"} \([0-9]*\)$/\1 \2/p' "$P" |
+	"$(sed -n 's/^trustfor_denials_total{.*,node="node-a",source="kernel",api="execve_check",enforced="\([a-z]*\)"} \([0-9]*\)$/\1 \2/p' "$P" |
 		awk '{ n[$1] += $2 } END { for (k in n) print k "=" n[k] }' | sort | tr '\n' ' ')"
 t_eq "metrics: node-b's policy change and value" \
 	"trustfor_policy_changes_total{node=\"node-b\",result=\"applied\"} 1 trustfor_policy{node=\"node-b\"} 3 " \

@@ -125,6 +125,8 @@ static void check(const struct ap_agg *a)
 				die("a table's counts do not add up to its total");
 			if (t->total != ap_agg_ctable(a, c, 0)->total)
 				die("a class's tables have different totals");
+			if (a->relay[c] > t->total)
+				die("a class has more relay denials than denials");
 			all += t->total;
 		}
 		if (all != a->denials)
@@ -140,7 +142,7 @@ static void check(const struct ap_agg *a)
 			ch += a->metrics.changes.rows[i].count;
 		if (sum != a->denials || a->metrics.exe.n > a->metrics.lim.exe ||
 		    a->metrics.node.n > a->metrics.lim.node ||
-		    a->metrics.denials.n > a->metrics.lim.series + AP_API_CLASSES)
+		    a->metrics.denials.n > a->metrics.lim.series + AP_API_CLASSES * AP_SOURCES)
 			die("the metrics' denial series do not add up to the denials");
 		if (ch != a->nchanges + a->changes_dropped)
 			die("the metrics' policy changes do not add up");
@@ -291,6 +293,10 @@ static void same_counters(const struct run *x, const struct run *y)
 	if (x->a.bad_lines != y->a.bad_lines || x->a.malformed != y->a.malformed ||
 	    x->a.not_denial != y->a.not_denial)
 		die("bad_lines/malformed/not_denial counters differ");
+	if (x->a.relay_lost != y->a.relay_lost ||
+	    x->a.relay_lost_records != y->a.relay_lost_records ||
+	    memcmp(x->a.relay, y->a.relay, sizeof(x->a.relay)))
+		die("the relay's counts differ");
 	if (x->a.nchanges + x->a.changes_dropped != y->a.nchanges + y->a.changes_dropped)
 		die("policy-change totals differ");
 	if (x->f.lines != y->f.lines || x->f.fed != y->f.fed)

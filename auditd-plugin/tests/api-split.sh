@@ -152,9 +152,9 @@ fi
 
 # ---- metrics: the api label, enforced on execve_check series ----
 "$BIN" report --input "$W/g.log" --metrics > "$W/m.prom"
-# "API/ENFORCED REASON COUNT" summed over exe and node
+# "API/ENFORCED REASON COUNT" summed over exe and node (every record is the kernel's)
 msplit() {
-	sed -n 's/^trustfor_denials_total{exe="[^"]*",reason="\([^"]*\)",node="[^"]*",api="\([^"]*\)"\(,enforced="\([a-z]*\)"\)\{0,1\}} \([0-9]*\)$/\2 \4 \1 \5/p' "$1" |
+	sed -n 's/^trustfor_denials_total{exe="[^"]*",reason="\([^"]*\)",node="[^"]*",source="kernel",api="\([^"]*\)"\(,enforced="\([a-z]*\)"\)\{0,1\}} \([0-9]*\)$/\2 \4 \1 \5/p' "$1" |
 		awk '{ c = $1; if ($2 == "true") c = c "/enforced"; else if ($2 == "false") c = c "/observed";
 			if (NF == 3) { n[c " " $2] += $3 } else { n[c " " $3] += $4 } }
 			END { for (k in n) print k, n[k] }' | sort

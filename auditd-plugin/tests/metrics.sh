@@ -29,10 +29,11 @@ PROMFILE=audisp-trusted-for.prom
 SCALE=1; [ -n "$TRUSTFOR_VM" ] && SCALE=10
 
 # The denials of audit logs, counted independently: "count
-# exe|reason|node|api|enforced" for every type 1350 record with res=0
-# (quoted exe= values only: the fixtures used here have no hex-encoded
-# interpreter). A record without api= is trusted_for (no enforced label); an
-# execve_check one is enforced when its secbits= has the bit 0x100.
+# exe|reason|node|source|api|enforced" for every type 1350 record with res=0
+# (the kernel's: source kernel; quoted exe= values only: the fixtures used
+# here have no hex-encoded interpreter). A record without api= is
+# trusted_for (no enforced label); an execve_check one is enforced when its
+# secbits= has the bit 0x100.
 count_log() {
 	awk '/type=UNKNOWN\[1350\]/ && / res=0/ {
 		node = ""; exe = ""; reason = ""; api = "trusted_for"; enf = ""
@@ -48,15 +49,15 @@ count_log() {
 					enf = "true"
 			}
 		}
-		n[exe "|" reason "|" node "|" api "|" enf]++
+		n[exe "|" reason "|" node "|kernel|" api "|" enf]++
 	} END { for (k in n) print n[k], k }' "$@" | sort
 }
 # The denial series of a metrics file in the same form (the plugin writes
-# exe,reason,node,api[,enforced]; node exporter sorts the labels:
-# api,[enforced,]exe,node,reason).
+# exe,reason,node,source,api[,enforced]; node exporter sorts the labels:
+# api,[enforced,]exe,node,reason,source).
 series_of() {
-	sed -n -e 's/^trustfor_denials_total{exe="\([^"]*\)",reason="\([^"]*\)",node="\([^"]*\)",api="\([^"]*\)"\(,enforced="\([a-z]*\)"\)\{0,1\}} \([0-9]*\)$/\7 \1|\2|\3|\4|\6/p' \
-		-e 's/^trustfor_denials_total{api="\([^"]*\)",\(enforced="\([a-z]*\)",\)\{0,1\}exe="\([^"]*\)",node="\([^"]*\)",reason="\([^"]*\)"} \([0-9]*\)$/\7 \4|\6|\5|\1|\3/p' "$1" | sort
+	sed -n -e 's/^trustfor_denials_total{exe="\([^"]*\)",reason="\([^"]*\)",node="\([^"]*\)",source="\([a-z]*\)",api="\([^"]*\)"\(,enforced="\([a-z]*\)"\)\{0,1\}} \([0-9]*\)$/\8 \1|\2|\3|\4|\5|\7/p' \
+		-e 's/^trustfor_denials_total{api="\([^"]*\)",\(enforced="\([a-z]*\)",\)\{0,1\}exe="\([^"]*\)",node="\([^"]*\)",reason="\([^"]*\)",source="\([a-z]*\)"} \([0-9]*\)$/\8 \4|\6|\5|\7|\1|\3/p' "$1" | sort
 }
 # gen NODE EXE REASON COUNT SERIAL: COUNT type 1350 records as a kernel with
 # node name NODE (empty: local) writes them; EXE is written as given (quoted
@@ -121,10 +122,10 @@ gen "" "$EVIL_EXE" noexec_mount 3 500 > "$W/evil.log"
 gen "$(printf 'n"\377\342\200\2561')" '"/usr/bin/perl"' file_perm 2 600 >> "$W/evil.log"
 "$BIN" report --input "$W/evil.log" --metrics > "$W/evil.prom"
 t_eq "hostile exe: label escaped (term text, then exposition)" \
-	'trustfor_denials_total{exe="/tmp/q\"b\\\\c\\nd\\xff\\xe2\\x80\\xae.py",reason="noexec_mount",node="",api="trusted_for"} 3' \
+	'trustfor_denials_total{exe="/tmp/q\"b\\\\c\\nd\\xff\\xe2\\x80\\xae.py",reason="noexec_mount",node="",source="kernel",api="trusted_for"} 3' \
 	"$(grep '^trustfor_denials_total{exe="/tmp/q' "$W/evil.prom")"
 t_eq "hostile node: quote escaped, bytes as \\xHH" \
-	'trustfor_denials_total{exe="/usr/bin/perl",reason="file_perm",node="n\"\\xff\\xe2\\x80\\xae1",api="trusted_for"} 2' \
+	'trustfor_denials_total{exe="/usr/bin/perl",reason="file_perm",node="n\"\\xff\\xe2\\x80\\xae1",source="kernel",api="trusted_for"} 2' \
 	"$(grep 'node="n' "$W/evil.prom")"
 t_eq "no control byte but newline in the file" 0 \
 	"$(tr -dc '\000-\011\013-\037\177' < "$W/evil.prom" | wc -c)"
@@ -153,16 +154,16 @@ printf 'metrics_top = 2\n' > "$W/lim.conf"
 "$BIN" report -c "$W/lim.conf" --input "$W/many.log" --metrics > "$W/many.prom"
 # first seen interp1 (2 records) and interp2 (3); interp3..5: 4+5+6 = 15
 t_eq "metrics_top = 2: two interpreters and other" \
-	'2 /usr/bin/interp1|noexec_mount|web1|trusted_for|
-3 /usr/bin/interp2|noexec_mount|web1|trusted_for|
-15 other|noexec_mount|web1|trusted_for|' "$(series_of "$W/many.prom" | sort -k2)"
+	'2 /usr/bin/interp1|noexec_mount|web1|kernel|trusted_for|
+3 /usr/bin/interp2|noexec_mount|web1|kernel|trusted_for|
+15 other|noexec_mount|web1|kernel|trusted_for|' "$(series_of "$W/many.prom" | sort -k2)"
 t_eq "folded denials counted" "trustfor_metrics_folded_denials_total 15" \
 	"$(grep '^trustfor_metrics_folded_denials_total ' "$W/many.prom")"
 printf 'metrics_series = 1\n' > "$W/lim.conf"
 "$BIN" report -c "$W/lim.conf" --input "$W/many.log" --metrics > "$W/many.prom"
 t_eq "metrics_series = 1: one series and other" \
-	'2 /usr/bin/interp1|noexec_mount|web1|trusted_for|
-18 other|other|other|trusted_for|' "$(series_of "$W/many.prom" | sort -k2)"
+	'2 /usr/bin/interp1|noexec_mount|web1|kernel|trusted_for|
+18 other|other|other|kernel|trusted_for|' "$(series_of "$W/many.prom" | sort -k2)"
 for f in file path user uid auid comm; do
 	t_eq "no $f label" 0 "$(grep -c "[{,]$f=" "$W/r.prom")"
 done
@@ -213,7 +214,7 @@ t_eq "SIGTERM wrote the file; counters kept across the restart" "$((total + n_fl
 	"$(metric_sum "$W/prom/$PROMFILE")"
 t_eq "restart: web1's python series doubled" \
 	"$(( $(grep -c '^node=web1 .*UNKNOWN\[1350\].*python3.11.* res=0' "$DATA/audit-fleet.log") * 2 ))" \
-	"$(sed -n 's/^trustfor_denials_total{exe="\/usr\/bin\/python3.11",reason="noexec_mount",node="web1",api="trusted_for"} //p' "$W/prom/$PROMFILE")"
+	"$(sed -n 's/^trustfor_denials_total{exe="\/usr\/bin\/python3.11",reason="noexec_mount",node="web1",source="kernel",api="trusted_for"} //p' "$W/prom/$PROMFILE")"
 # save_interval: written without a signal
 sed -i 's/^save_interval.*/save_interval = 1/' "$W/p.conf"
 start_plugin
@@ -287,8 +288,8 @@ gen_ec() { # gen_ec NODE EXE REASON COUNT SERIAL SECBITS
 base=$((base + 5))
 t_eq "execve_check refusals counted" "$base" "$(wait_sum "$W/prom/$PROMFILE" "$base" usr1)"
 t_eq "execve_check series: enforced true (0x100) and false (0x400)" \
-	'trustfor_denials_total{exe="/usr/bin/dash",reason="lsm",node="web1",api="execve_check",enforced="false"} 2
-trustfor_denials_total{exe="/usr/bin/dash",reason="write_busy",node="web1",api="execve_check",enforced="true"} 3' \
+	'trustfor_denials_total{exe="/usr/bin/dash",reason="lsm",node="web1",source="kernel",api="execve_check",enforced="false"} 2
+trustfor_denials_total{exe="/usr/bin/dash",reason="write_busy",node="web1",source="kernel",api="execve_check",enforced="true"} 3' \
 	"$(grep 'api="execve_check"' "$W/prom/$PROMFILE" | sort)"
 lint "plugin file with execve_check series" "$W/prom/$PROMFILE"
 if [ -z "$NEBIN" ] || ! command -v curl >/dev/null || ! command -v jq >/dev/null; then
@@ -311,7 +312,7 @@ get "http://127.0.0.1:$P1/metrics" > "$W/scrape1"
 t_eq "node exporter scrape: exact series (awk count of all that was fed)" \
 	"$(count_log "$W/fed.log")" "$(series_of "$W/scrape1" | grep -v '/usr/bin/perl|file_perm\|/tmp/q')"
 t_eq "node exporter scrape: hostile label" \
-	'trustfor_denials_total{api="trusted_for",exe="/tmp/q\"b\\\\c\\nd\\xff\\xe2\\x80\\xae.py",node="",reason="noexec_mount"} 3' \
+	'trustfor_denials_total{api="trusted_for",exe="/tmp/q\"b\\\\c\\nd\\xff\\xe2\\x80\\xae.py",node="",reason="noexec_mount",source="kernel"} 3' \
 	"$(grep '^trustfor_denials_total{api="trusted_for",exe="/tmp/q' "$W/scrape1")"
 t_eq "node exporter: no textfile scrape error" "node_textfile_scrape_error 0" \
 	"$(grep '^node_textfile_scrape_error ' "$W/scrape1")"

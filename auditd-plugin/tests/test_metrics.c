@@ -48,6 +48,28 @@ static void ec_denial(struct ap_agg *a, const char *exe, const char *reason, boo
 	ap_agg_add_denial(a, &d);
 }
 
+/* An execve_check refusal logged by trustfor-relay (a type 2650 record). */
+static void relay_denial(struct ap_agg *a, const char *exe, const char *reason, bool enforced)
+{
+	struct ap_denial d = { .ms = 3000, .node = "", .uid = 1000, .auid = 1000, .policy = -1,
+			       .api = enforced ? AP_API_EC_ENFORCED : AP_API_EC_OBSERVED,
+			       .source = AP_SRC_RELAY, .secbits = enforced ? 0x100 : 0 };
+
+	snprintf(d.reason, sizeof(d.reason), "%s", reason);
+	d.path = (char *)"/tmp/z.py";
+	d.comm = (char *)"z";
+	d.exe = (char *)exe;
+	ap_agg_add_denial(a, &d);
+}
+
+/* A relay's op=lost record of @n refusals. */
+static void relay_lost(struct ap_agg *a, uint64_t n)
+{
+	struct ap_denial d = { .ms = 3000, .node = "", .source = AP_SRC_RELAY, .lost = n };
+
+	ap_agg_add_lost(a, &d);
+}
+
 static void change(struct ap_agg *a, const char *node, int res, int new_policy, int64_t ms)
 {
 	struct ap_policy_change c = { .ms = ms, .node = node, .old_policy = 0,
@@ -143,7 +165,7 @@ static void test_hostile(void **s)
 	text = render(&a);
 	assert_non_null(strstr(text,
 		"trustfor_denials_total{exe=\"/x\\\"}\\\\n y 1\\\\n\\\\\\\\\\\\xff\\\\xe2\\\\x80\\\\xae\","
-		"reason=\"file_perm\",node=\"n\\\\r\\\\x7f\",api=\"trusted_for\"} 1\n"));
+		"reason=\"file_perm\",node=\"n\\\\r\\\\x7f\",source=\"kernel\",api=\"trusted_for\"} 1\n"));
 	for (const char *p = text; *p; p++)
 		assert_true(*p == '\n' || (*p >= 0x20 && *p < 0x7f));
 	free(text);
@@ -166,17 +188,59 @@ static void test_api_labels(void **s)
 	ec_denial(&a, "/usr/bin/perl", "file_perm", false);
 	ec_denial(&a, "/usr/bin/perl", "file_perm", false);
 	text = render(&a);
-	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",api=\"trusted_for\"} 1\n"));
-	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",api=\"execve_check\",enforced=\"true\"} 1\n"));
-	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",api=\"execve_check\",enforced=\"false\"} 2\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",source=\"kernel\",api=\"trusted_for\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",source=\"kernel\",api=\"execve_check\",enforced=\"true\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/perl\",reason=\"file_perm\",node=\"\",source=\"kernel\",api=\"execve_check\",enforced=\"false\"} 2\n"));
 	assert_null(strstr(text, "api=\"trusted_for\",enforced"));
 	free(text);
 	a.metrics.lim.series = 3;
 	ec_denial(&a, "/usr/bin/dash", "lsm", false);
 	denial(&a, "/usr/bin/dash", "lsm", "");
 	text = render(&a);
-	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",api=\"execve_check\",enforced=\"false\"} 1\n"));
-	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",api=\"trusted_for\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",source=\"kernel\",api=\"execve_check\",enforced=\"false\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",source=\"kernel\",api=\"trusted_for\"} 1\n"));
+	free(text);
+	ap_agg_free(&a);
+}
+
+/*
+ * The source label on every denial series (kernel: type 1350, relay: type
+ * 2650), kept by the series cap's fold; trustfor_lost_total by source, both
+ * series always; the relay's records in trustfor_records_total.
+ */
+static void test_source_labels(void **s)
+{
+	struct ap_agg a;
+	char *text;
+
+	(void)s;
+	assert_int_equal(ap_agg_init(&a, 64), 0);
+	text = render(&a);
+	assert_non_null(strstr(text, "\ntrustfor_lost_total{source=\"plugin\"} 0\n"
+				     "trustfor_lost_total{source=\"relay\"} 0\n"));
+	free(text);
+	ec_denial(&a, "/usr/bin/dash", "file_perm", true);
+	relay_denial(&a, "/usr/bin/dash", "file_perm", true);
+	relay_denial(&a, "/usr/bin/dash", "file_perm", true);
+	relay_denial(&a, "/usr/bin/dash", "unknown", false);
+	relay_lost(&a, 3);
+	relay_lost(&a, 4);
+	a.malformed = 2;
+	text = render(&a);
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"file_perm\",node=\"\",source=\"kernel\",api=\"execve_check\",enforced=\"true\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"file_perm\",node=\"\",source=\"relay\",api=\"execve_check\",enforced=\"true\"} 2\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"unknown\",node=\"\",source=\"relay\",api=\"execve_check\",enforced=\"false\"} 1\n"));
+	assert_non_null(strstr(text, "\ntrustfor_lost_total{source=\"plugin\"} 0\n"
+				     "trustfor_lost_total{source=\"relay\"} 7\n"));
+	/* 4 denials, 2 lost records, 2 malformed */
+	assert_non_null(strstr(text, "\ntrustfor_records_total 8\n"));
+	free(text);
+	a.metrics.lim.series = 3;
+	relay_denial(&a, "/usr/bin/perl", "lsm", false);
+	ec_denial(&a, "/usr/bin/perl", "lsm", false);
+	text = render(&a);
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",source=\"relay\",api=\"execve_check\",enforced=\"false\"} 1\n"));
+	assert_non_null(strstr(text, "trustfor_denials_total{exe=\"other\",reason=\"other\",node=\"other\",source=\"kernel\",api=\"execve_check\",enforced=\"false\"} 1\n"));
 	free(text);
 	ap_agg_free(&a);
 }
@@ -197,6 +261,8 @@ static void test_state_round_trip(void **s)
 	denial(&a, "/usr/bin/dash", "file_perm", "web1");
 	ec_denial(&a, "/usr/bin/dash", "write_busy", true);
 	ec_denial(&a, "/usr/bin/dash", "write_busy", false);
+	relay_denial(&a, "/usr/bin/dash", "write_busy", false);
+	relay_lost(&a, 5);
 	change(&a, "", 1, 3, 7000);
 	change(&a, "web1", 1, 1, 8000);
 	change(&a, "web1", 1, 2, 9500);
@@ -212,7 +278,9 @@ static void test_state_round_trip(void **s)
 	/* counting goes on from the loaded values */
 	denial(&b, "/usr/bin/python3.11", "noexec_mount", "");
 	assert_int_equal(series(&b.metrics, "/usr/bin/python3.11", "noexec_mount", ""), 3);
-	assert_non_null(strstr(t2, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"write_busy\",node=\"\",api=\"execve_check\",enforced=\"false\"} 1\n"));
+	assert_non_null(strstr(t2, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"write_busy\",node=\"\",source=\"kernel\",api=\"execve_check\",enforced=\"false\"} 1\n"));
+	assert_non_null(strstr(t2, "trustfor_denials_total{exe=\"/usr/bin/dash\",reason=\"write_busy\",node=\"\",source=\"relay\",api=\"execve_check\",enforced=\"false\"} 1\n"));
+	assert_non_null(strstr(t2, "trustfor_lost_total{source=\"relay\"} 5\n"));
 	free(t1);
 	free(t2);
 	ap_agg_free(&a);
@@ -289,6 +357,7 @@ int main(void)
 		cmocka_unit_test(test_caps),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_api_labels),
+		cmocka_unit_test(test_source_labels),
 		cmocka_unit_test(test_state_round_trip),
 		cmocka_unit_test(test_state_bad_label),
 		cmocka_unit_test(test_save_dir),

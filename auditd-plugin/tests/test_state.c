@@ -228,6 +228,149 @@ static void test_api_classes_round_trip(void **s)
 	ap_agg_free(&b);
 }
 
+/* The count of the metrics denial series whose source label is @source, and their number. */
+static uint64_t source_series(const struct ap_metrics *m, const char *source, uint32_t *n)
+{
+	uint64_t sum = 0;
+
+	*n = 0;
+	for (uint32_t i = 0; i < m->denials.n; i++) {
+		const char *v[AP_METRICS_NDL];
+
+		assert_int_equal(ap_metrics_labels(&m->denials.rows[i], v, AP_METRICS_NDL),
+				 AP_METRICS_NDL);
+		if (!strcmp(v[3], source)) {
+			sum += m->denials.rows[i].count;
+			++*n;
+		}
+	}
+	return sum;
+}
+
+/* A refusal of class @c logged by @source. */
+static void add_source(struct ap_agg *a, enum ap_api_class c, enum ap_source source)
+{
+	struct ap_denial d = { .ms = 7000, .node = "", .uid = 1000, .auid = 1000, .policy = -1,
+			       .api = c, .source = source, .reason = "unknown",
+			       .path = (char *)"/srv/run.py", .comm = (char *)"py",
+			       .exe = (char *)"/usr/bin/python3" };
+
+	ap_agg_add_denial(a, &d);
+}
+
+/*
+ * Who logged each denial (the kernel, or trustfor-relay) and the refusals
+ * the relay lost survive a save and a load, in the tables' counts and in
+ * the metrics' source label, and counting goes on from them.
+ */
+static void test_relay_round_trip(void **s)
+{
+	struct ap_denial lost = { .ms = 7000, .node = "", .source = AP_SRC_RELAY, .lost = 6 };
+	struct ap_agg a, b;
+	char why[256];
+	uint32_t n;
+
+	(void)s;
+	assert_int_equal(ap_agg_init(&a, 16), 0);
+	fill(&a); /* 40 trusted_for, the kernel's */
+	add_source(&a, AP_API_EC_ENFORCED, AP_SRC_KERNEL);
+	add_source(&a, AP_API_EC_ENFORCED, AP_SRC_RELAY);
+	add_source(&a, AP_API_EC_OBSERVED, AP_SRC_RELAY);
+	add_source(&a, AP_API_EC_OBSERVED, AP_SRC_RELAY);
+	ap_agg_add_lost(&a, &lost);
+	lost.lost = 1;
+	ap_agg_add_lost(&a, &lost);
+	assert_int_equal(ap_state_save(&a, path), 0);
+	ap_agg_free(&a);
+	if (ap_state_load(&b, 16, path, why, sizeof(why)))
+		fail_msg("refused: %s", why);
+	assert_int_equal(b.denials, 44);
+	assert_int_equal(ap_agg_source(&b, AP_API_TRUSTED_FOR, AP_SRC_KERNEL), 40);
+	assert_int_equal(ap_agg_source(&b, AP_API_TRUSTED_FOR, AP_SRC_RELAY), 0);
+	assert_int_equal(ap_agg_source(&b, AP_API_EC_ENFORCED, AP_SRC_KERNEL), 1);
+	assert_int_equal(ap_agg_source(&b, AP_API_EC_ENFORCED, AP_SRC_RELAY), 1);
+	assert_int_equal(ap_agg_source(&b, AP_API_EC_OBSERVED, AP_SRC_KERNEL), 0);
+	assert_int_equal(ap_agg_source(&b, AP_API_EC_OBSERVED, AP_SRC_RELAY), 2);
+	assert_int_equal(b.relay_lost, 7);
+	assert_int_equal(b.relay_lost_records, 2);
+	assert_int_equal(source_series(&b.metrics, "relay", &n), 3);
+	assert_int_equal(n, 2); /* enforced and observed */
+	assert_int_equal(source_series(&b.metrics, "kernel", &n), 41);
+	add_source(&b, AP_API_EC_OBSERVED, AP_SRC_RELAY);
+	assert_int_equal(ap_agg_source(&b, AP_API_EC_OBSERVED, AP_SRC_RELAY), 3);
+	assert_int_equal(source_series(&b.metrics, "relay", &n), 4);
+	assert_int_equal(n, 2); /* the saved series goes on */
+	ap_agg_free(&b);
+}
+
+/*
+ * A state written before the relay (auditd-plugin/tests/data/
+ * state-v3-before-relay.json: the plugin of commit cadd8d7 fed
+ * tests/data/audit-execve-check.log, whose 9 refusals are 2 trusted_for, 3
+ * execve_check enforced and 4 observed, and 3 malformed records) loads with
+ * every denial the kernel's, nothing lost, every metrics series source
+ * "kernel"; the next kernel refusal joins its series, a relay one does not.
+ */
+static void test_state_before_relay(void **s)
+{
+	static const char dash[] = "/usr/local/bin/trusted-dash";
+	char file[512], why[256];
+	struct ap_agg a;
+	uint32_t n, before;
+
+	(void)s;
+	snprintf(file, sizeof(file), "%s/state-v3-before-relay.json", AP_DATA_DIR);
+	if (ap_state_load(&a, 16, file, why, sizeof(why)))
+		fail_msg("refused: %s", why);
+	assert_int_equal(a.denials, 9);
+	assert_int_equal(a.malformed, 3);
+	assert_int_equal(ap_agg_source(&a, AP_API_TRUSTED_FOR, AP_SRC_KERNEL), 2);
+	assert_int_equal(ap_agg_source(&a, AP_API_EC_ENFORCED, AP_SRC_KERNEL), 3);
+	assert_int_equal(ap_agg_source(&a, AP_API_EC_OBSERVED, AP_SRC_KERNEL), 4);
+	for (int c = 0; c < AP_API_CLASSES; c++)
+		assert_int_equal(ap_agg_source(&a, c, AP_SRC_RELAY), 0);
+	assert_int_equal(a.relay_lost, 0);
+	assert_int_equal(a.relay_lost_records, 0);
+	assert_int_equal(source_series(&a.metrics, "kernel", &before), 9);
+	assert_int_equal(before, a.metrics.denials.n);
+	/* trusted-dash's observed pseudo_fs series: the kernel's */
+	assert_int_equal(ap_metrics_denial(&a.metrics, dash, "pseudo_fs", "", AP_API_EC_OBSERVED,
+					   AP_SRC_KERNEL), 0);
+	assert_int_equal(source_series(&a.metrics, "kernel", &n), 10);
+	assert_int_equal(n, before);
+	assert_int_equal(ap_metrics_denial(&a.metrics, dash, "pseudo_fs", "", AP_API_EC_OBSERVED,
+					   AP_SRC_RELAY), 0);
+	assert_int_equal(source_series(&a.metrics, "relay", &n), 1);
+	assert_int_equal(a.metrics.denials.n, before + 1);
+	ap_agg_free(&a);
+}
+
+/* A state whose relay counts cannot be true is refused. */
+static void test_relay_refused(void **s)
+{
+	struct ap_agg a;
+	char *text, *p;
+
+	(void)s;
+	assert_int_equal(ap_agg_init(&a, 16), 0);
+	add_source(&a, AP_API_EC_OBSERVED, AP_SRC_RELAY);
+	assert_int_equal(ap_state_save(&a, path), 0);
+	ap_agg_free(&a);
+	text = slurp(path);
+	p = strstr(text, "\"relay\":1");
+	assert_non_null(p);
+	p[8] = '2'; /* more relay denials than the class has */
+	write_file(text);
+	want_refused("\"relay\" exceeds its denials");
+	p[8] = '1';
+	p = strstr(text, "\"source\":\"relay\"");
+	assert_non_null(p);
+	memcpy(p + 10, "RELAY", 5);
+	write_file(text);
+	want_refused("metrics: denial series 0");
+	free(text);
+}
+
 /* A version 2 state (before issue 11): every denial is trusted_for. */
 static const char *plain_key(int d)
 {
@@ -254,8 +397,8 @@ static void test_version2_is_trusted_for(void **s)
 	assert_int_equal(a.api_last[AP_API_TRUSTED_FOR], 20);
 	/* the saved series is trusted_for's: the next trusted_for hit joins it */
 	assert_int_equal(a.metrics.denials.n, 1);
-	assert_int_equal(ap_metrics_denial(&a.metrics, "/x", "file_perm", "", AP_API_TRUSTED_FOR),
-			 0);
+	assert_int_equal(ap_metrics_denial(&a.metrics, "/x", "file_perm", "", AP_API_TRUSTED_FOR,
+					   AP_SRC_KERNEL), 0);
 	assert_int_equal(a.metrics.denials.n, 1);
 	assert_int_equal(a.metrics.denials.rows[0].count, 3);
 	ap_agg_free(&a);
@@ -351,6 +494,9 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_api_classes_round_trip),
 		cmocka_unit_test(test_version2_is_trusted_for),
+		cmocka_unit_test(test_relay_round_trip),
+		cmocka_unit_test(test_state_before_relay),
+		cmocka_unit_test(test_relay_refused),
 		cmocka_unit_test(test_missing_and_corrupt),
 		cmocka_unit_test(test_inconsistent_totals),
 		cmocka_unit_test(test_change_writer_keys),

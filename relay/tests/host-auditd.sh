@@ -197,6 +197,13 @@ else
 	t_fail "the log's counts differ: want $(tr '\n' ';' < "$W/want") got $(tr '\n' ';' < "$W/got.s")"
 fi
 t_eq "nothing lost in the burst" 0 "$(relay_lost "$LOG")"
+if [ -x "$PLUGIN" ]; then
+	t_eq "audisp-trusted-for report: the relay's count, nothing from the kernel, none lost" \
+		"$total 0 0" \
+		"$("$PLUGIN" report --json --input "$LOG" | jq -r '"\(.source.relay.count) \(.source.kernel.count) \(.source.relay.lost)"')"
+else
+	t_fail "no $PLUGIN (make tools)"
+fi
 t_eq "a check by name: the path is the caller's directory and the name" "$n3" \
 	"$(count_path "$LOG" "$W/cwd/rel.py")"
 hex=$(printf '%s' "$W/$hostile" | od -An -tx1 | tr -d ' \n' | tr a-f A-F)

@@ -62,7 +62,7 @@ static void test_fd(void **state)
 		"mode=0100644 ouid=1000 ogid=100 path=\"/run/uploads/x.py\" ppid=1 pid=42 "
 		"auid=1000 uid=1000 gid=100 euid=1000 suid=1000 fsuid=1000 egid=100 sgid=100 "
 		"fsgid=100 ses=3 comm=\"python3\" exe=\"/usr/bin/python3\" "
-		"api=execve_check secbits=0x100 file=fd src=relay");
+		"api=execve_check secbits=0x100 file=fd res=0 src=relay");
 }
 
 static void test_name_relative_hostile(void **state)
@@ -84,7 +84,7 @@ static void test_name_relative_hostile(void **state)
 	assert_non_null(strstr(out, " ses=4294967295 comm="));
 	assert_null(strstr(out, " dev="));
 	assert_null(strstr(out, " ino="));
-	assert_non_null(strstr(out, " secbits=0x0 file=name src=relay"));
+	assert_non_null(strstr(out, " secbits=0x0 file=name res=0 src=relay"));
 }
 
 /* A single quote would end the kernel's msg='...': hex, though audit would quote it. */
@@ -116,7 +116,7 @@ static void test_name_absolute_cut(void **state)
 	assert_non_null(strstr(out, " path=\"/srv/x.sh\" "));
 	/* the exe lost what was above b: no leading slash, and cut= says so */
 	assert_non_null(strstr(out, " exe=\"b/c\" "));
-	assert_non_null(strstr(out, " file=name cut=exe src=relay"));
+	assert_non_null(strstr(out, " file=name cut=exe res=0 src=relay"));
 }
 
 static void test_no_exe_and_too_small(void **state)
@@ -139,8 +139,8 @@ static void test_lost(void **state)
 
 	(void)state;
 	assert_int_equal(rl_lost_text(17, out, sizeof(out)),
-			 (int)strlen("usage=execution op=lost lost=17 api=execve_check src=relay"));
-	assert_string_equal(out, "usage=execution op=lost lost=17 api=execve_check src=relay");
+			 (int)strlen("usage=execution op=lost lost=17 res=0 api=execve_check src=relay"));
+	assert_string_equal(out, "usage=execution op=lost lost=17 res=0 api=execve_check src=relay");
 }
 
 static void test_join(void **state)
