@@ -26,7 +26,7 @@
 #include <unistd.h>
 
 #include "config.h"
-#include "dropcaps.h"
+#include "caps.h" /* lib: tf_caps_keep() */
 #include "escape.h"
 #include "feed.h"
 #include "fsutil.h"
@@ -231,7 +231,12 @@ int ap_plugin_main(int argc, char **argv)
 	if (tf_mkdir_parent(cfg.state_file, 0700))
 		say(LOG_WARNING, "cannot create the directory of %s: %s", cfg.state_file,
 		    strerror(errno));
-	if (ap_drop_caps())
+	/*
+	 * It only reads stdin and writes its own root-owned state directory:
+	 * no capability needed, none kept (the bounding set and no_new_privs
+	 * included).
+	 */
+	if (tf_caps_keep(NULL, 0))
 		say(LOG_WARNING, "cannot drop capabilities: %s", strerror(errno));
 	if (load_state(&agg, &cfg))
 		return 1;
