@@ -54,12 +54,14 @@ now() { date +%s.%N; }
 load() { cut -d' ' -f1-3 /proc/loadavg; }
 # allowed: PROCS loops of N allowed checks; prints the seconds.
 allowed() {
-	local t0 i
+	local t0 i pids=()
 	t0=$(now)
 	for i in $(seq "$PROCS"); do
 		"$PROBE" -a execve_check -n "$N" "$D/ok.sh" > "$D/a$i" 2>&1 &
+		pids+=($!)
 	done
-	wait
+	# Only the workers: a bare wait would also wait for the attached tool.
+	wait "${pids[@]}"
 	for i in $(seq "$PROCS"); do
 		grep -qx "allowed $N denied 0 errors 0 checks $N" "$D/a$i" ||
 			{ echo "WRONG COUNT: worker $i: $(cat "$D/a$i")" >&2; bad=1; }
@@ -107,9 +109,9 @@ logged=$(echo "$stats" | sed -n 's/.* logged \([0-9]*\),.*/\1/p')
 lost=$(echo "$stats" | sed -n 's/.* lost \([0-9]*\),.*/\1/p')
 hz=$(getconf CLK_TCK)
 printf 'refusals: %d issued in one loop: %.2f us each without the relay, %.2f us with (the BPF side, paid by the process)\n' \
-	"$issued" "$(echo "1e6 * $nb / $R" | bc -l)" "$(echo "1e6 * $nw / $R" | bc -l)"
+	"$issued" "$(echo "1000000 * $nb / $R" | bc -l)" "$(echo "1000000 * $nw / $R" | bc -l)"
 printf 'relay: %.1f us of CPU per record written (%d written, %d lost by a full ring at this rate)\n' \
-	"$(echo "1e6 * ($c1 - $c0) / $hz / ($logged + ($logged == 0))" | bc -l)" "$logged" "$lost"
+	"$(echo "1000000 * ($c1 - $c0) / $hz / ($logged + ($logged == 0))" | bc -l)" "$logged" "$lost"
 if [ "$((logged + lost))" = "$issued" ]; then
 	echo "counts: logged + lost = issued ($logged + $lost = $issued)"
 else
