@@ -4,7 +4,9 @@
 # from the relay; the log is counted with ausearch and awk.
 #  - a kernel with AT_EXECVE_CHECK and no record of its own (mainline):
 #    capabilities kept, exact counts of a multi-process burst per
-#    interpreter, reason and enforced/observed, a hostile name, an
+#    interpreter, reason and enforced/observed (in the log, in
+#    audisp-trusted-for's report and in its metrics as auditd runs it,
+#    scraped from a node exporter), a hostile name, an
 #    overflow provoked on purpose (logged + lost = issued, lost > 0), a
 #    restart (nothing issued after "ready" is lost), the systemd unit;
 #  - the trustfor kernel (fs.trust_policy): the relay refuses to start, and
@@ -32,7 +34,9 @@ W=$FX_DIR
 RPID=
 relay_kill() { [ -z "$RPID" ] || { kill "$RPID" 2>/dev/null; wait "$RPID" 2>/dev/null; }; RPID=; }
 fx_at_exit relay_kill
-fx_at_exit auditd_kill
+# auditd, then its plugin, gone before the directory goes (the plugin saves
+# its state and metrics as it stops)
+fx_at_exit 'auditd_kill; wait_for 10 eval "! pgrep -f \"$W/tf.conf\" > /dev/null"'
 
 # relay_start OUT [ARGS...]: the relay in the background (stderr to OUT),
 # pid in RPID; returns once it said it is ready (0), 1 when it ended or
@@ -96,8 +100,17 @@ t_eq "usage: a ring size that is no power of two" \
 kernel=$("$PROBE" --kernel 2> /dev/null)
 printf 'x\n' > "$W/plain.py"
 chmod 0644 "$W/plain.py"
-mkdir -p "$W/audit"
+mkdir -p "$W/audit" "$W/state" "$W/prom"
 auditd_conf "$W/audit" RAW
+# audisp-trusted-for as auditd runs it, its metrics in a node exporter's
+# textfile directory (scraped below).
+if [ -x "$PLUGIN" ]; then
+	printf '%s\n' "state_file = $W/state/state.json" "save_interval = 1" \
+		"eoe_timeout = 1" "metrics_dir = $W/prom" > "$W/tf.conf"
+	printf '%s\n' "active = yes" "direction = out" "path = $PLUGIN" "type = always" \
+		"args = -c $W/tf.conf" "format = string" > "$W/audit/plugins.d/tf.conf"
+	chmod 0640 "$W/audit/plugins.d/tf.conf"
+fi
 auditd_start "$W/audit" 20 || t_fail "auditd did not start: $(cat "$W/audit/auditd.out")"
 LOG=$W/audit/log/audit.log
 
@@ -203,6 +216,45 @@ if [ -x "$PLUGIN" ]; then
 		"$("$PLUGIN" report --json --input "$LOG" | jq -r '"\(.source.relay.count) \(.source.kernel.count) \(.source.relay.lost)"')"
 else
 	t_fail "no $PLUGIN (make tools)"
+fi
+# The same split, scraped from a node exporter (its textfile collector
+# only, in a network namespace of its own: no port is taken on the host).
+# scrape: the relay's series as "count exe|reason|enforced" lines.
+scrape() {
+	unshare -n sh -c '
+		ip link set lo up
+		prometheus-node-exporter --web.listen-address=127.0.0.1:9100 \
+			--collector.disable-defaults --collector.textfile \
+			--collector.textfile.directory="$1" 2> /dev/null &
+		i=0
+		until out=$(curl -sf http://127.0.0.1:9100/metrics) || [ $i -ge 100 ]; do
+			sleep 0.1; i=$((i + 1))
+		done
+		kill $!
+		printf "%s\n" "$out"' _ "$W/prom" |
+		awk '/^trustfor_denials_total\{/ && /source="relay"/ && /api="execve_check"/ {
+			# the exporter sorts the labels: take each by its name
+			split("exe reason enforced", k, " ")
+			key = ""
+			for (i = 1; i <= 3; i++) {
+				v = ""
+				if (match($0, "[{,]" k[i] "=\"[^\"]*\""))
+					v = substr($0, RSTART + length(k[i]) + 3, RLENGTH - length(k[i]) - 4)
+				key = key (i > 1 ? "|" : "") v
+			}
+			print $NF, key
+		}' |
+		sort -k2
+}
+if ! command -v prometheus-node-exporter > /dev/null; then
+	t_fail "no prometheus-node-exporter (apt-get install prometheus-node-exporter)"
+elif [ -x "$PLUGIN" ]; then
+	wait_for 30 eval 'scrape > "$W/scraped"; cmp -s "$W/want" "$W/scraped"'
+	if cmp -s "$W/want" "$W/scraped"; then
+		t_ok "the scraped metrics: every refusal, split the same way ($total)"
+	else
+		t_fail "the scraped metrics differ: want $(tr '\n' ';' < "$W/want") got $(tr '\n' ';' < "$W/scraped")"
+	fi
 fi
 t_eq "a check by name: the path is the caller's directory and the name" "$n3" \
 	"$(count_path "$LOG" "$W/cwd/rel.py")"
