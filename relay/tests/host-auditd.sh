@@ -107,9 +107,7 @@ auditd_conf "$W/audit" RAW
 if [ -x "$PLUGIN" ]; then
 	printf '%s\n' "state_file = $W/state/state.json" "save_interval = 1" \
 		"eoe_timeout = 1" "metrics_dir = $W/prom" > "$W/tf.conf"
-	printf '%s\n' "active = yes" "direction = out" "path = $PLUGIN" "type = always" \
-		"args = -c $W/tf.conf" "format = string" > "$W/audit/plugins.d/tf.conf"
-	chmod 0640 "$W/audit/plugins.d/tf.conf"
+	auditd_plugin "$W/audit" "$PLUGIN" "$W/tf.conf"
 fi
 auditd_start "$W/audit" 20 || t_fail "auditd did not start: $(cat "$W/audit/auditd.out")"
 LOG=$W/audit/log/audit.log

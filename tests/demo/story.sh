@@ -16,25 +16,8 @@ export LC_ALL=C.UTF-8 TZ=UTC
 # /var/lib is read-only in the VM: keep policyctl's rollback record in /run.
 export POLICYCTL_STATE=/run/policyctl/last-apply
 
-bold=$(printf '\033[1m') off=$(printf '\033[0m')
-[ -t 1 ] || bold='' off=''
-step=0
-# shows STORY-LINE: one line saying what the next command shows
-shows() { step=$((step + 1)); printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"; }
-# quote WORD: $q is WORD as typed in a shell (in single quotes unless plain)
-quote() {
-	case $1 in
-	'' | *[!A-Za-z0-9_./:=,@%+-]*) q="'${1//\'/\'\\\'\'}'" ;;
-	*) q=$1 ;;
-	esac
-}
-# (output through a pipe: in order, and no progress lines in the story)
-run() {
-	local w q rc line=$
-	for w in "$@"; do quote "$w"; line+=" $q"; done
-	printf '%s\n' "$line"
-	"$@" 2>&1 | cat; rc=${PIPESTATUS[0]}; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0
-}
+# shellcheck source=steps.sh
+. tests/demo/steps.sh
 
 # trusttop_start FILE: trusttop -b in the background, returning once it
 # counts (its first snapshot is out); trusttop_show FILE: stop it (SIGTERM

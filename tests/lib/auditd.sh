@@ -7,6 +7,8 @@
 # auditd_start DIR SECONDS: auditd -n -c DIR in the background (output in
 #   DIR/auditd.out), pid in AUDITD_PID; returns 0 once the kernel has it as
 #   its audit daemon, 1 when it ended or SECONDS passed first.
+# auditd_plugin DIR BIN CONF: audisp-trusted-for (BIN -c CONF) in DIR's
+#   plugins.d, as the package installs it (format = string, always).
 # auditd_registered: the kernel's audit daemon is $AUDITD_PID.
 # auditd_kill: SIGTERM to $AUDITD_PID when set (for fx_at_exit).
 AUDITD_PID=
@@ -24,6 +26,11 @@ auditd_conf() {
 			"plugin_dir = $_ac_dir/plugins.d"
 		[ $# -eq 0 ] || printf '%s\n' "$@"
 	} > "$_ac_dir/auditd.conf" && chmod 0640 "$_ac_dir/auditd.conf"
+}
+auditd_plugin() {
+	printf '%s\n' "active = yes" "direction = out" "path = $2" "type = always" \
+		"args = -c $3" "format = string" > "$1/plugins.d/audisp-trusted-for.conf" &&
+		chmod 0640 "$1/plugins.d/audisp-trusted-for.conf"
 }
 auditd_registered() {
 	[ "$(auditctl -s 2>/dev/null | sed -n 's/^pid //p')" = "$AUDITD_PID" ]

@@ -1,0 +1,25 @@
+# shellcheck shell=bash
+# The demo's way of telling a story (sourced by tests/demo/story.sh and
+# tests/demo/stock.sh): numbered steps, each a line saying what the next
+# commands show, and the commands as typed with their output and status.
+# shows STORY-LINE: the next step's heading ("== N. STORY-LINE").
+# run CMD [ARG...]: "$ CMD ARG..." (quoted as in a shell), then its output
+#   (stdout and stderr, in order) and "(exit status N)" when not 0.
+bold=$(printf '\033[1m') off=$(printf '\033[0m')
+[ -t 1 ] || bold='' off=''
+step=0
+shows() { step=$((step + 1)); printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"; }
+# quote WORD: $q is WORD as typed in a shell (in single quotes unless plain)
+quote() {
+	case $1 in
+	'' | *[!A-Za-z0-9_./:=,@%+-]*) q="'${1//\'/\'\\\'\'}'" ;;
+	*) q=$1 ;;
+	esac
+}
+# (output through a pipe: in order, and no progress lines in the story)
+run() {
+	local w q rc line=$
+	for w in "$@"; do quote "$w"; line+=" $q"; done
+	printf '%s\n' "$line"
+	"$@" 2>&1 | cat; rc=${PIPESTATUS[0]}; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0
+}
