@@ -9,7 +9,8 @@
 # (qemu runs with -no-reboot: the host starts the next boot, with the
 # kernel that stage needs).
 #   1  trustfor kernel, first boot: the system, AppArmor, auditd and the
-#      plugin; refusals through both interfaces counted by the report and by
+#      plugin; trustfor-relay.service disabled, kept from starting by its
+#      condition; refusals through both interfaces counted by the report and by
 #      node exporter, equal to the kernel's records; policyctl check, then
 #      apply --persist of policy 3; reboot
 #   2  trustfor kernel: the policy held from before any service started;
@@ -18,9 +19,9 @@
 #   3  trustfor kernel: the policy is 0 again (the rollback persisted), the
 #      counts unchanged; reboot
 #   4  Debian's stock kernel: no failed unit; every tool degrades as its
-#      man page says; the plugin idle; removing the tools' package leaves
-#      auditd running with no plugin configured; purging removes the
-#      state; power off
+#      man page says (trustfor-relay.service fails with exit status 3);
+#      the plugin idle; removing the tools' package leaves auditd running
+#      with no plugin configured; purging removes the state; power off
 set -u
 out=/dev/ttyS1
 [ -w "$out" ] || out=/dev/console
@@ -77,6 +78,34 @@ plugin_state() {
 		ok "audisp-trusted-for runs as auditd's plugin (pid $pid, auditd $apid)"
 	else
 		nok "audisp-trusted-for is not auditd's child (pid '${pid}', parent '${ppid}', auditd '$apid')"
+	fi
+}
+
+# trustfor-relay.service (the tools' package ships it disabled).
+# relay_unit trustfor|stock: on the trustfor kernel its condition keeps it
+# from starting (the kernel logs these refusals itself: nothing counted
+# twice); on Debian's 6.1, which has no AT_EXECVE_CHECK, a start fails
+# with exit status 3 and says why, and no restart follows.
+relay_unit() {
+	local st
+	is "trustfor-relay.service is installed disabled" "$(systemctl is-enabled trustfor-relay 2> /dev/null)" disabled
+	is "trustfor-relay.service is not running" "$(systemctl is-active trustfor-relay)" inactive
+	if [ "$1" = trustfor ]; then
+		systemctl start trustfor-relay
+		is "systemctl start trustfor-relay on the trustfor kernel (exit 0)" "$?" 0
+		is "its condition failed (the kernel logs the refusals itself)" \
+			"$(systemctl show -P ConditionResult trustfor-relay)" no
+		is "trustfor-relay.service stays inactive" "$(systemctl is-active trustfor-relay)" inactive
+		is "no relay record in the audit log" "$(ausearch -m 2650 --raw 2> /dev/null | grep -c .)" 0
+	else
+		systemctl start trustfor-relay 2> /dev/null
+		is "systemctl start trustfor-relay on Debian's 6.1 fails (exit 1)" "$?" 1
+		st=$(systemctl show -P ExecMainStatus trustfor-relay)
+		is "trustfor-relay exited 3: a kernel it cannot watch" "$st" 3
+		is "it says why in the journal" \
+			"$(journalctl -b -u trustfor-relay -o cat | grep -c 'no execveat(AT_EXECVE_CHECK)')" 1
+		is "no restart after exit 3" "$(systemctl show -P NRestarts trustfor-relay)" 0
+		systemctl reset-failed trustfor-relay
 	fi
 }
 
@@ -148,6 +177,7 @@ stage1() {
 	system_state
 	apparmor_state
 	plugin_state
+	relay_unit trustfor
 	is "fs.trust_policy starts at 0" "$(sysctl_policy)" 0
 	mkdir -p $t/ok $t/deny
 	printf 'print("ok")\n' > $t/ok/ok.py
@@ -227,6 +257,7 @@ stage4() {
 	plugin_state
 	is "no fs.trust_policy on Debian's stock kernel" "$(sysctl_policy)" none
 	compare_counts stock
+	relay_unit stock
 	# policyctl(8) and trusttop(8) on a kernel with neither interface.
 	msg=$(policyctl status 2>&1)
 	is "policyctl status on the stock kernel (exit 0)" "$?" 0
