@@ -34,13 +34,21 @@ static void put(struct text *t, const char *fmt, ...)
 }
 
 /*
+ * The longest path a record names: a directory as deep as the walk goes
+ * (its components' NULs become the slashes), "/", a name.  Joined paths
+ * fit their buffers whole: nothing is dropped here, only where the
+ * program stopped walking (cut=).
+ */
+#define RL_JOINED_MAX (RL_PATH_ROOM + RL_COMP_MAX + 1 + RL_NAME_LEN)
+
+/*
  * " name=value" in audit's untrusted-string encoding: "quoted", or hex when
  * the value holds a byte audit would encode, or a single quote (the kernel
  * wraps a user message in msg='...').
  */
 static void put_untrusted(struct text *t, const char *name, const char *v, size_t len)
 {
-	char hex[2 * (RL_PATH_ROOM + RL_NAME_LEN + 1) + 1];
+	char hex[2 * RL_JOINED_MAX + 1];
 
 	if (len * 2 + 1 > sizeof(hex)) {
 		t->full = true;
@@ -90,7 +98,7 @@ static void put_dev(struct text *t, uint32_t dev)
 int rl_record_text(const struct rl_event *e, char *out, size_t outsz)
 {
 	struct text t = { out, 0, outsz, outsz == 0 };
-	char reasons[128], path[RL_PATH_ROOM + RL_NAME_LEN + 2], exe[RL_EXE_ROOM + 2];
+	char reasons[128], path[RL_JOINED_MAX + 1], exe[RL_EXE_ROOM + RL_COMP_MAX + 1];
 	size_t pl, el;
 	const char *sep = "";
 
@@ -106,7 +114,7 @@ int rl_record_text(const struct rl_event *e, char *out, size_t outsz)
 	} else if (e->flags & RL_EV_DIR) {
 		/* the directory, then the name relative to it */
 		pl = rl_path_join(e->path, e->path_len, e->flags & RL_EV_PATH_CUT, path,
-				  sizeof(path) - RL_NAME_LEN - 1);
+				  sizeof(path) - RL_NAME_LEN);
 		pl += snprintf(path + pl, sizeof(path) - pl, "%s%s",
 			       pl && path[pl - 1] == '/' ? "" : "/", e->name);
 	} else {

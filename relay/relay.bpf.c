@@ -170,12 +170,19 @@ static __always_inline void fill_name(struct rl_event *e, struct task_struct *ta
 	struct dentry *d = NULL;
 	struct vfsmount *m = NULL;
 	char more = 0;
+	long n;
 
-	if (!c->name || bpf_probe_read_user_str(e->name, RL_NAME_LEN, c->name) <= 1)
+	if (!c->name)
 		return;
-	bpf_probe_read_user(&more, 1, c->name + RL_NAME_LEN - 1);
-	if (more)
-		e->flags |= RL_EV_NAME_CUT;
+	n = bpf_probe_read_user_str(e->name, RL_NAME_LEN, c->name);
+	if (n <= 1)
+		return;
+	/* A full buffer: cut unless the name ended exactly there (its NUL). */
+	if (n == RL_NAME_LEN) {
+		bpf_probe_read_user(&more, 1, c->name + RL_NAME_LEN - 1);
+		if (more)
+			e->flags |= RL_EV_NAME_CUT;
+	}
 	if (e->name[0] == '/')
 		return;
 	if (c->dfd == AT_FDCWD) {

@@ -48,13 +48,23 @@ enum {
 static volatile sig_atomic_t stop_flag, stats_flag;
 static bool libbpf_verbose;
 
+/*
+ * Records handed to the audit socket per ring_buffer__poll(): libbpf goes on
+ * reading while the program keeps producing, and each record is a netlink
+ * round trip, so a steady flood would never let the loop announce losses or
+ * see a signal.  on_event() ends a batch with RL_BATCH_END.
+ */
+#define RL_BATCH 256
+#define RL_BATCH_END (-ECANCELED)
+
 struct relay {
 	struct relay_bpf *skel;
 	struct ring_buffer *rb;
 	int audit_fd;
-	uint64_t logged;	/* records of refusals written */
-	uint64_t lost_logged;	/* refusals announced in op=lost records */
-	uint64_t unsent;	/* records the audit socket refused */
+	unsigned int batch;	/* events of the current poll */
+	uint64_t logged;	/* refusal records the audit socket took */
+	uint64_t lost_logged;	/* refusals announced in op=lost records it took */
+	uint64_t unsent;	/* refusal records not written: refused or unformattable */
 	time_t last_warn;
 	bool verbose;
 };
@@ -102,21 +112,24 @@ static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list 
 	return vfprintf(stderr, fmt, ap);
 }
 
-/* One record; a refusal by the audit socket is counted, and said at most every 10 s. */
-static void send_text(struct relay *r, const char *text)
+/* One record: true when the audit socket took it; a refusal is said at most every 10 s. */
+static bool send_text(struct relay *r, const char *text)
 {
 	time_t now;
+	int rc;
 
-	if (audit_log_user_message(r->audit_fd, TF_AUDIT_USER_TYPE, text, NULL, NULL, NULL,
-				   0) > 0)
-		return;
-	r->unsent++;
+	rc = audit_log_user_message(r->audit_fd, TF_AUDIT_USER_TYPE, text, NULL, NULL, NULL, 0);
+	if (rc > 0)
+		return true;
 	now = time(NULL);
 	if (now - r->last_warn >= 10) {
 		r->last_warn = now;
-		err("the audit socket refused a record (%s); %llu so far", strerror(errno),
-		    (unsigned long long)r->unsent);
+		/* libaudit returns -errno, or 0 when it gave up (ECONNREFUSED) */
+		err("the audit socket refused a record (%s); %llu refusals unsent so far",
+		    rc < 0 ? strerror(-rc) : "not accepted",
+		    (unsigned long long)r->unsent + 1);
 	}
+	return false;
 }
 
 static int on_event(void *ctx, void *data, size_t size)
@@ -130,16 +143,17 @@ static int on_event(void *ctx, void *data, size_t size)
 	memcpy(&e, data, size);
 	if (e.path_len > size - RL_EVENT_MIN)
 		e.path_len = (__u16)(size - RL_EVENT_MIN);
-	if (rl_record_text(&e, text, sizeof(text)) < 0) {
+	if (rl_record_text(&e, text, sizeof(text)) >= 0 && send_text(r, text))
+		r->logged++;
+	else
 		r->unsent++;
-		return 0;
-	}
-	send_text(r, text);
-	r->logged++;
-	return 0;
+	return ++r->batch >= RL_BATCH ? RL_BATCH_END : 0;
 }
 
-/* An op=lost record for what the program dropped since the last one. */
+/*
+ * An op=lost record for what the program dropped since the last one the
+ * audit socket took: a refused one is announced again, with what came since.
+ */
 static void flush_lost(struct relay *r)
 {
 	uint64_t lost = __atomic_load_n(&r->skel->bss->lost, __ATOMIC_RELAXED);
@@ -148,17 +162,31 @@ static void flush_lost(struct relay *r)
 	if (lost == r->lost_logged || rl_lost_text(lost - r->lost_logged, text,
 						   sizeof(text)) < 0)
 		return;
-	send_text(r, text);
-	r->lost_logged = lost;
+	if (send_text(r, text))
+		r->lost_logged = lost;
 }
 
+/* seen = logged + lost + unsent, once the program is detached and drained. */
 static void print_stats(const struct relay *r)
 {
 	fprintf(stderr,
 		"trustfor-relay: seen %llu, logged %llu, lost %llu, unsent %llu\n",
 		(unsigned long long)__atomic_load_n(&r->skel->bss->seen, __ATOMIC_RELAXED),
-		(unsigned long long)r->logged, (unsigned long long)r->lost_logged,
+		(unsigned long long)r->logged,
+		(unsigned long long)__atomic_load_n(&r->skel->bss->lost, __ATOMIC_RELAXED),
 		(unsigned long long)r->unsent);
+}
+
+/* One poll (@timeout_ms; 0: what is there): at most RL_BATCH records. */
+static int poll_batch(struct relay *r, int timeout_ms)
+{
+	int n;
+
+	r->batch = 0;
+	n = timeout_ms ? ring_buffer__poll(r->rb, timeout_ms) : ring_buffer__consume(r->rb);
+	if (n == RL_BATCH_END)
+		return RL_BATCH;
+	return n;
 }
 
 /* What this kernel offers; RL_EXIT_OK with nothing to do, else the exit status. */
@@ -174,7 +202,8 @@ static int check_kernel(void)
 		    "nothing to watch");
 		return RL_EXIT_KERNEL;
 	}
-	if (!tf_can_load_bpf()) {
+	/* Not tf_can_load_bpf(): CAP_SYS_ADMIN would be dropped before loading. */
+	if (tf_cap_effective(CAP_BPF) != 1 || tf_cap_effective(CAP_PERFMON) != 1) {
 		err("loading BPF needs CAP_BPF and CAP_PERFMON (run as root)");
 		return RL_EXIT_PERM;
 	}
@@ -282,7 +311,7 @@ static int run(struct relay *r)
 	sd_notify(0, "READY=1");
 	err("ready: watching execveat(AT_EXECVE_CHECK) refusals");
 	while (!stop_flag) {
-		n = ring_buffer__poll(r->rb, 500);
+		n = poll_batch(r, 500);
 		if (n < 0 && n != -EINTR) {
 			err("reading the ring buffer: %s", strerror(-n));
 			return RL_EXIT_RUNTIME;
@@ -294,8 +323,15 @@ static int run(struct relay *r)
 		}
 	}
 	sd_notify(0, "STOPPING=1");
-	/* What was handed over before the stop is still logged. */
-	ring_buffer__consume(r->rb);
+	/*
+	 * Detached first, so that nothing is seen after the last read: what
+	 * was handed over before is still logged, and every refusal seen is
+	 * logged, lost or unsent.
+	 */
+	relay_bpf__detach(r->skel);
+	do
+		n = poll_batch(r, 0);
+	while (n > 0);
 	flush_lost(r);
 	print_stats(r);
 	return RL_EXIT_OK;

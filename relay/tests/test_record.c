@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -158,6 +159,89 @@ static void test_join(void **state)
 	assert_string_equal(out, "/d");
 }
 
+/*
+ * Components of @sizes[i] - 1 bytes each (i = 0 innermost), every byte one
+ * that audit hex-encodes (0x7f, and 'A' + i first, to tell them apart),
+ * written as the BPF walk writes them; @want gets the joined path, built
+ * here from the sizes, outermost first.
+ */
+static size_t big_comps(char *buf, const size_t *sizes, int n, char *want)
+{
+	size_t o = 0, w = 0;
+
+	for (int i = 0; i < n; i++) {
+		memset(buf + o, 0x7f, sizes[i] - 1);
+		buf[o] = (char)('A' + i);
+		buf[o + sizes[i] - 1] = '\0';
+		o += sizes[i];
+	}
+	for (int i = n; i-- > 0;) {
+		size_t at = 0;
+
+		for (int k = 0; k < i; k++)
+			at += sizes[k];
+		want[w++] = '/';
+		memcpy(want + w, buf + at, sizes[i] - 1);
+		w += sizes[i] - 1;
+	}
+	want[w] = '\0';
+	return o;
+}
+
+/* The value of field @name in @out, hex-decoded into @dec. */
+static void unhex_field(const char *out, const char *name, char *dec)
+{
+	const char *v = strstr(out, name);
+	size_t n = 0;
+
+	assert_non_null(v);
+	v += strlen(name);
+	for (; v[0] && v[0] != ' '; v += 2) {
+		unsigned int b;
+
+		assert_int_equal(sscanf(v, "%2X", &b), 1);
+		dec[n++] = (char)b;
+	}
+	dec[n] = '\0';
+}
+
+/*
+ * The largest event the program can build: the directory of a relative
+ * name and the executable both as deep as the walk goes (a component that
+ * starts below the room's end may use RL_COMP_MAX more), a name of
+ * RL_NAME_LEN - 1 bytes, every byte hex-encoded.  Nothing may be dropped
+ * (the innermost component least of all), and the record fits.
+ */
+static void test_largest(void **state)
+{
+	/* 7 components of 256, one of 255 (up to RL_PATH_ROOM - 1), one of 256 */
+	static const size_t dir[] = { 256, 256, 256, 256, 256, 256, 256, 255, 256 };
+	static const size_t exe[] = { 256, 255, 256 }; /* RL_EXE_ROOM - 1, then 256 */
+	static char want_dir[RL_PATH_ROOM + RL_COMP_MAX + 1], want_exe[RL_EXE_ROOM + RL_COMP_MAX + 1];
+	static char want[sizeof(want_dir) + RL_NAME_LEN + 1], dec[sizeof(want) + 1];
+	static char out[RL_TEXT_MAX];
+	static struct rl_event e;
+
+	(void)state;
+	base(&e);
+	e.flags = RL_EV_AUDIT | RL_EV_DIR;
+	e.path_len = (uint16_t)big_comps(e.path, dir, 9, want_dir);
+	assert_int_equal(e.path_len, RL_PATH_ROOM + RL_COMP_MAX - 1);
+	e.exe_len = (uint16_t)big_comps(e.exe, exe, 3, want_exe);
+	assert_int_equal(e.exe_len, RL_EXE_ROOM + RL_COMP_MAX - 1);
+	memset(e.name, 0x7f, RL_NAME_LEN - 1);
+	e.name[RL_NAME_LEN - 1] = '\0';
+	snprintf(want, sizeof(want), "%s/%s", want_dir, e.name);
+	memset(e.comm, 0x7f, RL_COMM_LEN);
+
+	assert_int_not_equal(rl_record_text(&e, out, sizeof(out)), -1);
+	unhex_field(out, " path=", dec);
+	assert_string_equal(dec, want);
+	unhex_field(out, " exe=", dec);
+	assert_string_equal(dec, want_exe);
+	assert_null(strstr(out, " cut="));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -168,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_no_exe_and_too_small),
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_largest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
