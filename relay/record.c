@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "trustedfor.h"
 
@@ -95,6 +96,23 @@ static void put_dev(struct text *t, uint32_t dev)
 	put(t, " dev=%02x:%02x", dev >> 20, dev & 0xfffff);
 }
 
+/*
+ * A file in no tree (a pipe, a socket, a memfd...): its dentry's own name,
+ * or, for the unnamed ones, what /proc/PID/fd shows for pipes and sockets.
+ */
+static size_t pseudo_name(const struct rl_event *e, char *out, size_t outsz)
+{
+	size_t n = strnlen(e->path, e->path_len);
+
+	if (n)
+		return (size_t)snprintf(out, outsz, "%.*s", (int)n, e->path);
+	if (S_ISFIFO(e->mode))
+		return (size_t)snprintf(out, outsz, "pipe:[%llu]", (unsigned long long)e->ino);
+	if (S_ISSOCK(e->mode))
+		return (size_t)snprintf(out, outsz, "socket:[%llu]", (unsigned long long)e->ino);
+	return (size_t)snprintf(out, outsz, "?");
+}
+
 int rl_record_text(const struct rl_event *e, char *out, size_t outsz)
 {
 	struct text t = { out, 0, outsz, outsz == 0 };
@@ -109,8 +127,11 @@ int rl_record_text(const struct rl_event *e, char *out, size_t outsz)
 		put_dev(&t, e->dev);
 		put(&t, " ino=%llu mode=0%o ouid=%u ogid=%u", (unsigned long long)e->ino,
 		    e->mode, e->ouid, e->ogid);
-		pl = rl_path_join(e->path, e->path_len, e->flags & RL_EV_PATH_CUT, path,
-				  sizeof(path));
+		if (e->flags & RL_EV_PSEUDO)
+			pl = pseudo_name(e, path, sizeof(path));
+		else
+			pl = rl_path_join(e->path, e->path_len, e->flags & RL_EV_PATH_CUT,
+					  path, sizeof(path));
 	} else if (e->flags & RL_EV_DIR) {
 		/* the directory, then the name relative to it */
 		pl = rl_path_join(e->path, e->path_len, e->flags & RL_EV_PATH_CUT, path,

@@ -14,6 +14,7 @@
 #include <bpf/bpf_core_read.h>
 #include "trustedfor_abi.h"
 #include "bpf/execve_check.bpf.h"
+#include "bpf/path.bpf.h"
 #include "relay.h"
 
 char LICENSE[] SEC("license") = "GPL";
@@ -42,44 +43,42 @@ struct {
 } scratch SEC(".maps");
 
 /*
- * A walk from a dentry up to the root, crossing mounts, writing the names
- * innermost first into buf: one bpf_loop() step per dentry, so that the
- * verifier checks one step, not RL_DEPTH of them.
+ * A walk from a dentry up to the root, crossing mounts (lib/bpf/path.bpf.h),
+ * writing the names innermost first into buf: one bpf_loop() step per
+ * dentry, so that the verifier checks one step, not RL_DEPTH of them.
  */
 struct rl_walk {
-	struct dentry *d;
-	struct vfsmount *vmnt;
-	struct mount *mnt;
+	struct tf_path_pos p;
 	char *buf;
 	__u32 off;	/* bytes written */
 	bool end;	/* the root was reached */
+	bool pseudo;	/* a dentry of no tree: buf holds its own name */
 };
 
 /* One dentry; 1 ends the loop.  @room: a power of two (buf has RL_COMP_MAX more). */
 static __always_inline long walk_step(struct rl_walk *w, __u32 room)
 {
-	/* Locals: inside BPF_CORE_READ() a field of *w would be relocated too. */
-	struct dentry *d = w->d, *parent;
-	struct vfsmount *vmnt = w->vmnt;
-	struct mount *mnt = w->mnt;
+	/* A local: inside BPF_CORE_READ() a field of *w would be relocated too. */
+	struct tf_path_pos p = w->p;
+	struct dentry *d;
 	__u32 off = w->off;
 	int n;
 
-	if (d == BPF_CORE_READ(vmnt, mnt_root)) {
-		struct mount *pm = BPF_CORE_READ(mnt, mnt_parent);
-
-		if (pm == mnt) {
-			w->end = true;
-			return 1;
-		}
-		w->d = BPF_CORE_READ(mnt, mnt_mountpoint);
-		w->mnt = pm;
-		w->vmnt = (void *)pm + bpf_core_field_offset(struct mount, mnt);
-		return 0;
+	if (tf_path_cross(&p)) {
+		w->end = true;
+		return 1;
 	}
-	parent = BPF_CORE_READ(d, d_parent);
-	if (!parent || parent == d) {
-		w->end = true; /* a root that is no mount's (a detached tree) */
+	d = p.d;
+	if (!tf_path_up(&p)) {
+		/* a root that is no mount's: a detached tree, or a pseudo file */
+		w->end = true;
+		if (off == 0) {
+			/* a pipe, socket, memfd...: its own name ("" for some) */
+			n = bpf_probe_read_kernel_str(w->buf, RL_COMP_MAX,
+						      BPF_CORE_READ(d, d_name.name));
+			w->off = n > 0 ? n : 0;
+			w->pseudo = true;
+		}
 		return 1;
 	}
 	if (off >= room)
@@ -89,7 +88,7 @@ static __always_inline long walk_step(struct rl_walk *w, __u32 room)
 	if (n <= 0)
 		return 1;
 	w->off = off + n;
-	w->d = parent;
+	w->p = p;
 	return 0;
 }
 
@@ -104,18 +103,18 @@ static long walk_exe_step(__u32 i, void *ctx)
 }
 
 /* Walk @d in @vmnt into @buf; returns the bytes used, sets @cut in *@flags
- * when components were left out.
+ * when components were left out, @pseudo_ when the file is in no tree
+ * (buf then holds its dentry's own name).
  */
-#define WALK(d_, vmnt_, buf_, step, flags, cut)                                     \
+#define WALK(d_, vmnt_, buf_, step, flags, cut, pseudo_)                            \
 	({                                                                          \
-		struct rl_walk __w = {                                                 \
-			.d = (d_), .vmnt = (vmnt_), .buf = (buf_),                  \
-			.mnt = (void *)(vmnt_) -                                    \
-			       bpf_core_field_offset(struct mount, mnt),            \
-		};                                                                  \
+		struct rl_walk __w = { .buf = (buf_) };                             \
+		tf_path_start(&__w.p, (d_), (vmnt_));                               \
 		bpf_loop(RL_DEPTH, step, &__w, 0);                                  \
 		if (!__w.end)                                                       \
 			*(flags) |= (cut);                                          \
+		if (__w.pseudo)                                                     \
+			*(flags) |= (pseudo_);                                      \
 		(__u16)__w.off;                                                     \
 	})
 
@@ -145,7 +144,7 @@ static __always_inline void fill_task(struct rl_event *e, struct task_struct *ta
 	if (exe)
 		e->exe_len = WALK(BPF_CORE_READ(exe, f_path.dentry),
 				  BPF_CORE_READ(exe, f_path.mnt), e->exe,
-				  walk_exe_step, &e->flags, RL_EV_EXE_CUT);
+				  walk_exe_step, &e->flags, RL_EV_EXE_CUT, 0);
 }
 
 static __always_inline void fill_file(struct rl_event *e, struct file *f)
@@ -160,7 +159,7 @@ static __always_inline void fill_file(struct rl_event *e, struct file *f)
 	e->ogid = BPF_CORE_READ(inode, i_gid.val);
 	e->path_len = WALK(BPF_CORE_READ(f, f_path.dentry),
 			   BPF_CORE_READ(f, f_path.mnt), e->path,
-			   walk_path_step, &e->flags, RL_EV_PATH_CUT);
+			   walk_path_step, &e->flags, RL_EV_PATH_CUT, RL_EV_PSEUDO);
 }
 
 /* A check by name: the name as given, and the directory it is relative to. */
@@ -197,7 +196,7 @@ static __always_inline void fill_name(struct rl_event *e, struct task_struct *ta
 		m = BPF_CORE_READ(dir, f_path.mnt);
 	}
 	e->flags |= RL_EV_DIR;
-	e->path_len = WALK(d, m, e->path, walk_path_step, &e->flags, RL_EV_PATH_CUT);
+	e->path_len = WALK(d, m, e->path, walk_path_step, &e->flags, RL_EV_PATH_CUT, 0);
 }
 
 SEC("tracepoint/syscalls/sys_exit_execveat")

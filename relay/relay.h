@@ -29,6 +29,7 @@
 #define RL_EV_NAME_CUT 0x8 /* the name argument was longer */
 #define RL_EV_DIR 0x10	   /* path holds the directory of a relative name */
 #define RL_EV_AUDIT 0x20   /* auid and ses were read (CONFIG_AUDIT) */
+#define RL_EV_PSEUDO 0x40  /* path: the name of a file in no tree (pipe, socket, memfd) */
 
 struct rl_event {
 	__u64 ino;

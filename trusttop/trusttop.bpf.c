@@ -22,6 +22,7 @@
 #include "trusttop.h"
 #include "trustedfor_abi.h" /* TF_REASON_*, AT_EXECVE_CHECK */
 #include "bpf/execve_check.bpf.h" /* the mainline call, shared with trustfor-relay */
+#include "bpf/path.bpf.h" /* the walk up to the root, likewise */
 
 char LICENSE[] SEC("license") = "GPL";
 
@@ -304,45 +305,25 @@ static __always_inline int stats_slot(struct tt_bkey *key,
 /* The names of @path, innermost first, crossing mounts up to the root. */
 static __always_inline void fill_path(struct tt_event *e, const struct path *path)
 {
-	struct vfsmount *vmnt = BPF_CORE_READ(path, mnt);
-	struct dentry *d = BPF_CORE_READ(path, dentry);
-	struct mount *mnt = (void *)vmnt - bpf_core_field_offset(struct mount, mnt);
+	struct tf_path_pos p;
 	int i;
 
+	tf_path_start(&p, BPF_CORE_READ(path, dentry), BPF_CORE_READ(path, mnt));
 #pragma unroll
 	for (i = 0; i < TT_PATH_DEPTH; i++) {
-		struct dentry *parent;
+		struct dentry *d;
 
-		if (d == BPF_CORE_READ(vmnt, mnt_root)) {
-			struct mount *pm = BPF_CORE_READ(mnt, mnt_parent);
-
-			if (pm == mnt)
-				return; /* reached the root */
-			/* Cross to the mount point in the parent mount. */
-			d = BPF_CORE_READ(mnt, mnt_mountpoint);
-			mnt = pm;
-			vmnt = (void *)pm + bpf_core_field_offset(struct mount, mnt);
-			if (d == BPF_CORE_READ(vmnt, mnt_root)) {
-				pm = BPF_CORE_READ(mnt, mnt_parent);
-				if (pm == mnt)
-					return;
-				d = BPF_CORE_READ(mnt, mnt_mountpoint);
-				mnt = pm;
-				vmnt = (void *)pm +
-				       bpf_core_field_offset(struct mount, mnt);
-			}
-		}
-		parent = BPF_CORE_READ(d, d_parent);
-		if (!parent || parent == d)
+		if (tf_path_cross(&p))
+			return; /* reached the root */
+		d = p.d;
+		if (!tf_path_up(&p))
 			return;
 		bpf_probe_read_kernel_str(e->path[i], TT_NAME_LEN,
 					  BPF_CORE_READ(d, d_name.name));
 		e->depth = i + 1;
-		d = parent;
 	}
 	/* Depth exhausted: is there more above? */
-	if (d != BPF_CORE_READ(vmnt, mnt_root) ||
-	    BPF_CORE_READ(mnt, mnt_parent) != mnt)
+	if (!tf_path_at_root(&p))
 		e->flags |= TT_EV_PATH_TRUNC;
 }
 

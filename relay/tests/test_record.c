@@ -242,6 +242,35 @@ static void test_largest(void **state)
 	assert_null(strstr(out, " cut="));
 }
 
+/* Files in no tree: their own name, or pipe:[ino] / socket:[ino] as /proc shows them. */
+static void test_pseudo(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned int mode;
+		const char *want;
+	} cases[] = {
+		{ "", 0010600, " path=\"pipe:[77]\" " },
+		{ "", 0140777, " path=\"socket:[77]\" " },
+		{ "memfd:x", 0100777, " path=\"memfd:x\" " },
+		{ "", 0100600, " path=\"?\" " },
+	};
+	struct rl_event e;
+	char out[RL_TEXT_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		base(&e);
+		e.flags |= RL_EV_FD | RL_EV_PSEUDO;
+		e.ino = 77;
+		e.mode = cases[i].mode;
+		strcpy(e.path, cases[i].name);
+		e.path_len = (uint16_t)(strlen(cases[i].name) + 1);
+		assert_int_not_equal(rl_record_text(&e, out, sizeof(out)), -1);
+		assert_non_null(strstr(out, cases[i].want));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -253,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_lost),
 		cmocka_unit_test(test_join),
 		cmocka_unit_test(test_largest),
+		cmocka_unit_test(test_pseudo),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

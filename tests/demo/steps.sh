@@ -5,6 +5,10 @@
 # shows STORY-LINE: the next step's heading ("== N. STORY-LINE").
 # run CMD [ARG...]: "$ CMD ARG..." (quoted as in a shell), then its output
 #   (stdout and stderr, in order) and "(exit status N)" when not 0.
+# For the checks of a story's output in the file $LOG
+# (tests/vm/cases/demo-story.sh, tests/demo/stock-check.sh):
+# step N: the text of step N (from its "== N." heading to the next one).
+# count N REGEX: lines of step N matching REGEX (grep -E).
 bold=$(printf '\033[1m') off=$(printf '\033[0m')
 [ -t 1 ] || bold='' off=''
 step=0
@@ -23,3 +27,6 @@ run() {
 	printf '%s\n' "$line"
 	"$@" 2>&1 | cat; rc=${PIPESTATUS[0]}; [ $rc = 0 ] || printf '(exit status %d)\n' $rc; return 0
 }
+
+step() { awk -v n="== $1. " 'index($0, n) == 1 { on = 1; next } /^== [0-9]+\. / { on = 0 } on' "$LOG"; }
+count() { step "$1" | grep -cE -- "$2"; }

@@ -24,6 +24,7 @@ export LC_ALL=C.UTF-8 TZ=UTC
 . tests/lib/wait.sh
 . tests/lib/auditd.sh
 . tests/lib/fixture.sh
+. tests/lib/relay.sh
 
 for b in "$RELAY" "$PLUGIN" "$PY" "$DASH" "$PROBE"; do
 	[ -x "$b" ] || { echo "demo: $b is missing: run 'make tools'" >&2; exit 1; }
@@ -47,8 +48,6 @@ fi
 
 fx_tmpdir /tmp/tf-demo-stock.XXXXXX
 D=$FX_DIR
-RPID=
-relay_kill() { [ -z "$RPID" ] || { kill "$RPID" 2> /dev/null; wait "$RPID" 2> /dev/null; }; RPID=; }
 fx_at_exit relay_kill
 fx_at_exit 'auditd_kill; wait_for 10 eval "! pgrep -f \"$D/tf.conf\" > /dev/null"'
 
@@ -71,8 +70,9 @@ printf '%s\n' "state_file = $D/state/state.json" "save_interval = 1" \
 auditd_plugin "$D/audit" "$PLUGIN" "$D/tf.conf"
 auditd_start "$D/audit" 30 || { echo "demo: auditd did not start: $(cat "$D/audit/auditd.out")" >&2; exit 1; }
 LOG=$D/audit/log/audit.log
-# records: the relay's records of the log (refusals; op=lost ones apart)
-records() { ausearch --raw -m 2650 -if "$LOG" 2> /dev/null | grep -c ' res=0 '; }
+# records: the refusal records of the log, the kernel's (1350) and the
+# relay's (2650; its op=lost records are not refusals)
+records() { ausearch --raw -m 1350,2650 -if "$LOG" 2> /dev/null | grep -v ' op=lost ' | grep -c ' res=0 '; }
 
 shows "This kernel has AT_EXECVE_CHECK and the exec securebits: under SECBIT_EXEC_RESTRICT_FILE the interpreters refuse what the kernel refuses (exit status 126), even report.py, whose Python library is mode 0644 on Debian; and the kernel writes no audit record of any of it"
 run "$WITH" 0x100 "$PY" "$D/tools/report.py"
@@ -81,9 +81,7 @@ run "$WITH" 0x100 "$DASH" "$D/uploads/payload.sh"
 echo "audit records of these refusals in auditd's log: $(records)"
 
 shows "trustfor-relay: the same verdicts through BPF (the program trusttop uses), one audit record per refusal; once ready it keeps only CAP_AUDIT_WRITE"
-"$RELAY" 2> "$D/relay.err" &
-RPID=$!
-wait_for 30 eval 'grep -q ": ready" "$D/relay.err" || ! kill -0 $RPID 2> /dev/null'
+relay_start "$D/relay.err"
 cat "$D/relay.err"
 grep '^Cap\(Eff\|Bnd\)' "/proc/$RPID/status"
 
@@ -95,7 +93,7 @@ run "$PY" "$D/uploads/payload.py"
 run "$PY" "$D/home/new.py"
 # Every refusal the relay saw (its counter, from BPF as the check
 # returned) in the log: SIGUSR1 makes it print its counters.
-seen() { kill -USR1 "$RPID"; sleep 0.2; tail -n 1 "$D/relay.err" | sed -n 's/^trustfor-relay: seen \([0-9]*\),.*/\1/p'; }
+seen() { relay_counters "$D/relay.err" | sed -n 's/^trustfor-relay: seen \([0-9]*\),.*/\1/p'; }
 wait_for 30 eval '[ "$(seen)" = "$(records)" ]' ||
 	echo "(after 30 s the log had $(records) of the $(seen) refusals the relay saw)"
 echo "audit records of these refusals in auditd's log: $(records)"
@@ -116,8 +114,6 @@ shows "Its Prometheus metrics (the node exporter's textfile): the same counts, w
 grep -h '^trustfor_\(denials\|lost\)_total' "$D/prom/"*.prom
 
 shows "Stopping the relay (SIGTERM): it drains its ring buffer, and says what it saw"
-kill "$RPID"
-wait "$RPID"
+relay_stop
 echo "(exit status $?)"
-RPID=
 tail -n 1 "$D/relay.err"
