@@ -10,6 +10,8 @@
 # usage: TF_BIN=path/to/audisp-trusted-for sh api-split.sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/assert.sh"
+. "$TOP/tests/lib/wait.sh"
+. "$TOP/tests/lib/auditd.sh"
 SUITE=auditd-plugin-api-split
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
 W=$(mktemp -d /tmp/tf-api-split.XXXXXX)
@@ -172,14 +174,7 @@ save_interval = 3600
 eoe_timeout = 1
 metrics_dir = $W
 EOC
-mkfifo "$W/in"
-run_plugin() { # feed the log once, EOF: flush, save, exit
-	"$BIN" -c "$W/p.conf" < "$W/in" 2>> "$W/plugin.err" &
-	PID=$!
-	cat "$W/g.log" > "$W/in"
-	wait $PID; rc=$?; PID=
-	return $rc
-}
+run_plugin() { plugin_feed "$W" "$W/p.conf" "$W/g.log"; } # once, to EOF: flush, save, exit
 run_plugin; rc=$?
 t_eq "plugin: EOF exits 0" 0 "$rc"
 out=$("$BIN" report --state "$W/st/state.json" --table reason)

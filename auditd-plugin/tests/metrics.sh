@@ -232,13 +232,7 @@ start_plugin
 gen db2 '"/usr/bin/dash"' file_perm 5 8000 | tee -a "$W/fed.log" >&3
 # until the state holds the 5 (each SIGUSR1 also tries the metrics), then
 # one more save: two tries at least, one error line
-state_sum_is() {
-	[ "$("$BIN" report --state "$W/st/state.json" | sed -n 's/^Number of denials: //p')" = "$1" ] &&
-		return 0
-	kill -USR1 "$PID"
-	return 1
-}
-wait_for $((10 * SCALE)) state_sum_is $((base + 5))
+plugin_save_until "$W/st/state.json" $((base + 5)) $((10 * SCALE))
 plugin_usr1 "$W/st/state.json"
 t_run "bad metrics_dir: still running" kill -0 "$PID"
 t_eq "bad metrics_dir: one error line, naming the directory and the cause" 1 \

@@ -130,29 +130,12 @@ save_interval = 3600
 eoe_timeout = 1
 EOC
 start_plugin() { plugin_start "$W" "$W/p.conf"; }
-state_denials() {
-	"$BIN" report --state "$W/st/state.json" 2>/dev/null | sed -n 's/^Number of denials: //p'
-}
-state_holds() { [ "$(state_denials)" = "$1" ]; }
-# wait_state N [usr1]: until the saved state holds N denials (10 s); with
-# usr1, one SIGUSR1 at a time, each waited for (plugin_usr1), so that no
-# save is left pending when it returns
-wait_state() {
-	if [ -n "${2:-}" ]; then
-		_ws_end=$(($(date +%s) + 10))
-		until state_holds "$1" || [ "$(date +%s)" -ge "$_ws_end" ]; do
-			plugin_usr1 "$W/st/state.json" || break
-		done
-	else
-		wait_for 10 state_holds "$1"
-	fi
-	state_denials
-}
+ST=$W/st/state.json
 start_plugin
 # Only 1350 and trust_policy records, no EOE (as audisp-remote forwards them):
 # they are counted once aged out by the timer (eoe_timeout = 1), with no EOF.
 grep -a 'UNKNOWN\[1350\]\|op=trust_policy' "$DATA/audit-denials.log" >&3
-t_eq "SIGUSR1 saves; events without EOE counted" 12 "$(wait_state 12 usr1)"
+t_eq "SIGUSR1 saves; events without EOE counted" 12 "$(plugin_save_until "$ST" 12 10; state_denials "$ST")"
 # The live timeline (the plugin's state) names the writers too, escaped.
 n=$("$BIN" report --state "$W/st/state.json" --table policy | grep -cE \
 	'^(1\. .* 0 -> 3 yes 1000 0 3999 /usr/sbin/sysctl \(sysctl\)|2\. .* 3 -> \? no 1000 0 4100 /tmp/x/set\\xe2\\x80\\xaeyc\\xff \(pol\\x1b\[7mset\))$')
@@ -173,7 +156,7 @@ sed -i '$d' "$W/p.conf"
 cat "$DATA/audit-fleet.log" >&3
 plugin_stop; rc=$?
 t_eq "SIGTERM exits 0" 0 "$rc"
-t_eq "SIGTERM flushed and saved" 18 "$(state_denials)"
+t_eq "SIGTERM flushed and saved" 18 "$(state_denials "$ST")"
 
 # Restart: counting goes on from the saved state; EOF exits 0.
 start_plugin
@@ -181,7 +164,7 @@ cat "$DATA/audit-fleet.log" >&3
 exec 3>&-
 wait $PID; rc=$?
 t_eq "EOF exits 0" 0 "$rc"
-t_eq "restart keeps counts" 24 "$(state_denials)"
+t_eq "restart keeps counts" 24 "$(state_denials "$ST")"
 n=$("$BIN" report --state "$W/st/state.json" --table node | grep -E '^[0-9]+ ' | awk '{print $1, $NF}' | tr '\n' ' ')
 t_eq "node counts after restart" "12 (local) 8 web1 4 db2 " "$n"
 n=$("$BIN" report --state "$W/st/state.json" --table policy | grep -c ' db2 1 -> 3 yes 0 0 812 /usr/local/sbin/policyctl (policyctl)$')
@@ -190,12 +173,12 @@ t_eq "db2's change, from each run, with its writer" 2 "$n"
 # kill -9 loses at most what came after the last save.
 start_plugin
 cat "$DATA/audit-fleet.log" >&3
-t_eq "saved before kill -9" 30 "$(wait_state 30 usr1)"
+t_eq "saved before kill -9" 30 "$(plugin_save_until "$ST" 30 10; state_denials "$ST")"
 # More records (read or not yet: either way not saved), then kill -9.
 cat "$DATA/audit-fleet.log" >&3
 kill -9 $PID; wait $PID 2>/dev/null
 exec 3>&-
-t_eq "kill -9: state is the last save, intact" 30 "$(state_denials)"
+t_eq "kill -9: state is the last save, intact" 30 "$(state_denials "$ST")"
 t_eq "no temporary files left" 0 "$(find "$W/st" -mindepth 1 -name '*tmp*' | wc -l)"
 
 # A corrupt state is kept aside, never overwritten.

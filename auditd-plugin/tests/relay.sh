@@ -9,6 +9,8 @@
 # usage: TF_BIN=path/to/audisp-trusted-for sh relay.sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/assert.sh"
+. "$TOP/tests/lib/wait.sh"
+. "$TOP/tests/lib/auditd.sh"
 SUITE=auditd-plugin-relay
 BIN=${TF_BIN:-$TOP/build/user/auditd-plugin/audisp-trusted-for}
 LOG=$TOP/auditd-plugin/tests/data/audit-relay.log
@@ -125,14 +127,7 @@ eoe_timeout = 1
 metrics_dir = $W
 EOC
 mkdir "$W/st"
-mkfifo "$W/in"
-run_plugin() { # feed the log once, EOF: flush, save, exit
-	"$BIN" -c "$W/p.conf" < "$W/in" 2>> "$W/plugin.err" &
-	PID=$!
-	cat "$LOG" > "$W/in"
-	wait $PID; rc=$?; PID=
-	return $rc
-}
+run_plugin() { plugin_feed "$W" "$W/p.conf" "$LOG"; } # once, to EOF: flush, save, exit
 run_plugin; rc=$?
 t_eq "plugin: EOF exits 0" 0 "$rc"
 run_plugin

@@ -50,6 +50,9 @@ auditd_start() {
 #   shell writes to its stdin.  Returns once the plugin catches SIGHUP,
 #   SIGUSR1 and SIGTERM (before, any of them would kill it); 1 when it
 #   does not within 10 s.
+# plugin_feed DIR CONF LOG: $BIN -c CONF fed LOG once through the fifo
+#   DIR/in (made when missing), its stderr added to DIR/plugin.err; at EOF
+#   it flushes, saves and exits: returns its exit status.
 # plugin_stop: SIGTERM (the plugin reads what is left on its stdin,
 #   flushes and saves), wait, close fd 3; returns the plugin's exit status.
 # plugin_hup DIR: SIGHUP, and wait (10 s) until the plugin logged in
@@ -58,6 +61,11 @@ auditd_start() {
 # plugin_usr1 STATE: SIGUSR1, and wait (10 s) until the plugin saved its
 #   state file STATE again (another inode and change time than before:
 #   its atomic rename); 1 when it did not.
+# state_denials STATE: the denials in the plugin's saved state STATE (its
+#   report's "Number of denials"; empty when there is no state).
+# plugin_save_until STATE N SECONDS: SIGUSR1 to $PID, one at a time, each
+#   waited for (plugin_usr1), until STATE holds N denials; 1 when it does
+#   not within SECONDS.  No save is left pending when it returns.
 # Wait for these, not for a fixed time: a loaded machine outlasts any sleep.
 PID=
 plugin_start() {
@@ -72,6 +80,16 @@ plugin_start() {
 plugin__handles() {
 	_pc_m=$(sed -n 's/^SigCgt:[[:space:]]*//p' "/proc/$1/status" 2> /dev/null)
 	[ -n "$_pc_m" ] && [ $((0x$_pc_m & 0x4201)) = $((0x4201)) ]
+}
+plugin_feed() {
+	[ -p "$1/in" ] || mkfifo "$1/in" || return 1
+	"$BIN" -c "$2" < "$1/in" 2>> "$1/plugin.err" &
+	PID=$!
+	cat "$3" > "$1/in"
+	wait "$PID"
+	_pf_rc=$?
+	PID=
+	return $_pf_rc
 }
 plugin_stop() {
 	kill -TERM "$PID"
@@ -96,4 +114,14 @@ plugin_usr1() {
 	_pu_s=$(plugin__stamp "$1")
 	kill -USR1 "$PID"
 	wait_for 10 plugin__saved "$1" "$_pu_s"
+}
+state_denials() {
+	"$BIN" report --state "$1" 2> /dev/null | sed -n 's/^Number of denials: //p'
+}
+plugin_save_until() {
+	_psu_end=$(($(date +%s) + $3))
+	until [ "$(state_denials "$1")" = "$2" ]; do
+		[ "$(date +%s)" -lt "$_psu_end" ] || return 1
+		plugin_usr1 "$1" || sleep "${WAIT_STEP:-0.1}"
+	done
 }

@@ -18,10 +18,9 @@ rc=$?
 t_eq "the story ends with status 0" 0 "$rc"
 t_eq "fs.trust_policy is 0 again at the end" 0 "$(cat /proc/sys/fs/trust_policy)"
 
-# step N: the text of step N (from its "== N." heading to the next one).
-step() { awk -v n="== $1. " 'index($0, n) == 1 { on = 1; next } /^== [0-9]+\. / { on = 0 } on' "$LOG"; }
-# count N REGEX: lines of step N matching REGEX.
-count() { step "$1" | grep -cE -- "$2"; }
+# step N, count N REGEX: the story's step N, and its lines matching REGEX.
+# shellcheck source=../demo/steps.sh
+. tests/demo/steps.sh
 # snap N API FIELD: trusttop's figure FIELD (denied, allowed...) for one
 # interface, from the per-interface line of step N's snapshot.
 snap() { step "$1" | sed -n "s/^  $2 .* $3 \([0-9]*\) .*/\1/p"; }
