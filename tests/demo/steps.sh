@@ -2,7 +2,9 @@
 # The demo's way of telling a story (sourced by tests/demo/story.sh and
 # tests/demo/stock.sh): numbered steps, each a line saying what the next
 # commands show, and the commands as typed with their output and status.
-# shows STORY-LINE: the next step's heading ("== N. STORY-LINE").
+# shows STORY-LINE: the next step's heading ("== N. STORY-LINE"); with
+#   TF_STORY_MARK set, "tf-story step N" is also written there (a check's
+#   tracefs trace_marker, to tell which step the kernel's events belong to).
 # run CMD [ARG...]: "$ CMD ARG..." (quoted as in a shell), then its output
 #   (stdout and stderr, in order) and "(exit status N)" when not 0.
 # For the checks of a story's output in the file $LOG
@@ -12,7 +14,12 @@
 bold=$(printf '\033[1m') off=$(printf '\033[0m')
 [ -t 1 ] || bold='' off=''
 step=0
-shows() { step=$((step + 1)); printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"; }
+shows() {
+	step=$((step + 1))
+	printf '\n%s== %d. %s%s\n' "$bold" "$step" "$*" "$off"
+	# a check's tracefs marker (TF_STORY_MARK: its instance's trace_marker)
+	[ -z "${TF_STORY_MARK:-}" ] || echo "tf-story step $step" > "$TF_STORY_MARK"
+}
 # quote WORD: $q is WORD as typed in a shell (in single quotes unless plain)
 quote() {
 	case $1 in
