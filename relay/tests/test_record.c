@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -197,10 +198,10 @@ static void unhex_field(const char *out, const char *name, char *dec)
 	assert_non_null(v);
 	v += strlen(name);
 	for (; v[0] && v[0] != ' '; v += 2) {
-		unsigned int b;
+		char two[3] = { v[0], v[1], '\0' }, *end;
 
-		assert_int_equal(sscanf(v, "%2X", &b), 1);
-		dec[n++] = (char)b;
+		dec[n++] = (char)strtoul(two, &end, 16);
+		assert_true(*end == '\0' && v[1]);
 	}
 	dec[n] = '\0';
 }
