@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report_spool.h"
 #include "trustedfor.h"
 
 static bool digits(const char **p, const char *end)
@@ -134,6 +135,31 @@ static bool wanted(const struct ap_filter *flt, int64_t ms, const char *node)
 	return !flt->node || !strcmp(flt->node, node ? node : "");
 }
 
+/* Counted here, or spooled for the process that counts (ap_feed_spool()). */
+static void count_denial(struct ap_feed *f, const struct ap_denial *d)
+{
+	if (f->spool)
+		ap_spool_denial(f->spool, d);
+	else
+		ap_agg_add_denial(f->agg, d);
+}
+
+static void count_lost(struct ap_feed *f, const struct ap_denial *d)
+{
+	if (f->spool)
+		ap_spool_lost(f->spool, d);
+	else
+		ap_agg_add_lost(f->agg, d);
+}
+
+static void count_change(struct ap_feed *f, const struct ap_policy_change *p)
+{
+	if (f->spool)
+		ap_spool_change(f->spool, p);
+	else
+		ap_agg_add_change(f->agg, p);
+}
+
 static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 {
 	struct ap_feed *f = arg;
@@ -148,16 +174,16 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 		switch (ap_record_parse(au, &d, &p, node, sizeof(node))) {
 		case AP_PARSE_DENIAL:
 			if (wanted(f->filter, d.ms, d.node))
-				ap_agg_add_denial(f->agg, &d);
+				count_denial(f, &d);
 			ap_denial_clear(&d);
 			break;
 		case AP_PARSE_LOST:
 			if (wanted(f->filter, d.ms, d.node))
-				ap_agg_add_lost(f->agg, &d);
+				count_lost(f, &d);
 			break;
 		case AP_PARSE_POLICY:
 			if (wanted(f->filter, p.ms, p.node))
-				ap_agg_add_change(f->agg, &p);
+				count_change(f, &p);
 			ap_policy_change_clear(&p);
 			break;
 		case AP_PARSE_MALFORMED:
@@ -170,6 +196,8 @@ static void on_event(auparse_state_t *au, auparse_cb_event_t type, void *arg)
 			break;
 		}
 	} while (auparse_next_record(au) > 0);
+	if (f->spool && f->spool->unpublished >= 65536)
+		ap_spool_publish(f->spool);
 }
 
 int ap_feed_init(struct ap_feed *f, struct ap_agg *agg, const struct ap_filter *filter,
@@ -272,6 +300,11 @@ void ap_feed_bytes(struct ap_feed *f, const char *data, size_t n)
 		data += chunk + 1;
 		n -= chunk + 1;
 	}
+}
+
+void ap_feed_spool(struct ap_feed *f, struct ap_spool *spool)
+{
+	f->spool = spool;
 }
 
 void ap_feed_offline(struct ap_feed *f)

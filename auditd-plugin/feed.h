@@ -61,6 +61,7 @@ struct ap_feed {
 	bool offline;	/* ap_feed_offline() */
 	struct ap_type_memo types[AP_TYPE_MEMO];
 	unsigned int next_type;
+	struct ap_spool *spool;	/* ap_feed_spool() */
 };
 
 /*
@@ -86,6 +87,14 @@ void ap_feed_free(struct ap_feed *f);
  * timestamp. Call right after ap_feed_init().
  */
 void ap_feed_offline(struct ap_feed *f);
+/*
+ * A report worker's feed (report_split.c): the denials, lost records and
+ * policy changes go to @spool, in order, instead of the aggregator, which
+ * keeps only the counters (bad lines, malformed...).  Published every 64 KiB
+ * and by ap_spool_finish().
+ */
+struct ap_spool;
+void ap_feed_spool(struct ap_feed *f, struct ap_spool *spool);
 /* Feed raw bytes (any chunking). */
 void ap_feed_bytes(struct ap_feed *f, const char *data, size_t n);
 /* Complete events whose EOE did not come within the timeout. */

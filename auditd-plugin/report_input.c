@@ -11,6 +11,7 @@
 
 #include "escape.h"
 #include "feed.h"
+#include "report_split.h"
 
 #define PROG "audisp-trusted-for report"
 
@@ -38,7 +39,7 @@ static int feed_fd(struct ap_feed *feed, int fd, const char *name)
 }
 
 int ap_report_read_inputs(struct ap_agg *agg, const struct ap_filter *flt, char **files,
-			  int nfiles)
+			  int nfiles, unsigned int jobs)
 {
 	struct ap_feed feed;
 	int *fds = calloc(nfiles ? (size_t)nfiles : 1, sizeof(int));
@@ -64,6 +65,11 @@ int ap_report_read_inputs(struct ap_agg *agg, const struct ap_filter *flt, char 
 			return -1;
 		}
 	}
+	/* Regular files, big enough or --jobs: split among processes. */
+	rc = ap_report_read_split(agg, flt, fds, files, nfiles, jobs);
+	if (rc <= 0)
+		goto out;
+	rc = 0;
 	if (ap_feed_init(&feed, agg, flt, 0)) {
 		fprintf(stderr, PROG ": cannot start libauparse: %s\n", strerror(errno));
 		rc = -1;
