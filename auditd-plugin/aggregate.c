@@ -113,12 +113,18 @@ static void add_str(struct ap_ss_table *t, const char *key, const char *note, in
 	ap_ss_add(t, key, strlen(key), note, 1, ms);
 }
 
+/* @id in decimal (what snprintf("%ld") writes; not it: twice per record) */
 static void add_id(struct ap_ss_table *t, long id, int64_t ms)
 {
-	char buf[24];
+	char buf[24], *p = buf + sizeof(buf);
+	unsigned long v = id < 0 ? 0UL - (unsigned long)id : (unsigned long)id;
 
-	snprintf(buf, sizeof(buf), "%ld", id);
-	add_str(t, buf, NULL, ms);
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	if (id < 0)
+		*--p = '-';
+	ap_ss_add(t, p, (size_t)(buf + sizeof(buf) - p), NULL, 1, ms);
 }
 
 void ap_agg_add_denial(struct ap_agg *a, const struct ap_denial *d)

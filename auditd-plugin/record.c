@@ -102,6 +102,22 @@ static bool take_fields(auparse_state_t *au, const struct field *fields, const c
 	return true;
 }
 
+/*
+ * @src into @dst (@size bytes), cut to fit; false when cut.  (Not
+ * snprintf("%s"): this runs for every record, several times.)
+ */
+static bool copy_str(char *dst, size_t size, const char *src)
+{
+	size_t n = strlen(src);
+	bool fits = n < size;
+
+	if (!fits)
+		n = size - 1;
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+	return fits;
+}
+
 static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
 		  const char **node, char *node_buf, size_t node_len)
 {
@@ -117,7 +133,7 @@ static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
 		*ms = (int64_t)e->sec * 1000 + e->milli;
 	if (serial)
 		*serial = e ? e->serial : 0;
-	snprintf(node_buf, node_len, "%s", n);
+	copy_str(node_buf, node_len, n);
 	*node = node_buf;
 }
 
@@ -193,13 +209,12 @@ static enum ap_parse decode_refusal(const struct raw *r, struct ap_denial *d)
 			return AP_PARSE_MALFORMED;
 		d->ino = (unsigned long)v;
 	}
-	if (r->dev && snprintf(d->dev, sizeof(d->dev), "%s", r->dev) >= (int)sizeof(d->dev))
+	if (r->dev && !copy_str(d->dev, sizeof(d->dev), r->dev))
 		return AP_PARSE_MALFORMED;
 	/* Canonical reason names; an unknown name is kept as it was written. */
 	if (tf_reason_parse(r->reason, &bits) == 0)
 		tf_reason_str(bits, d->reason, sizeof(d->reason));
-	else if (snprintf(d->reason, sizeof(d->reason), "%s", r->reason) >=
-		 (int)sizeof(d->reason))
+	else if (!copy_str(d->reason, sizeof(d->reason), r->reason))
 		return AP_PARSE_MALFORMED;
 	return AP_PARSE_DENIAL;
 }

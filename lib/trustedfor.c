@@ -229,10 +229,19 @@ const char *tf_reason_str(unsigned int reasons, char *buf, size_t len)
 		return buf;
 	}
 	for (int i = 0; i < TF_REASON_COUNT && off < len; i++) {
+		size_t n;
+
 		if (!(reasons & (1u << i)))
 			continue;
-		off += snprintf(buf + off, len - off, "%s%s", off ? "," : "",
-				reason_names[i]);
+		/* as snprintf("%s%s") would, cut at @len (a copy: per record) */
+		if (off && off + 1 < len)
+			buf[off] = ',';
+		off += off ? 1 : 0;
+		n = strlen(reason_names[i]);
+		if (off < len)
+			memcpy(buf + off, reason_names[i], off + n < len ? n : len - off - 1);
+		off += n;
+		buf[off < len ? off : len - 1] = '\0';
 	}
 	if (reasons & ~TF_REASON_ALL && off < len)
 		snprintf(buf + off, len - off, "%s0x%x", off ? "," : "",

@@ -107,6 +107,33 @@ static void test_reason_str(void **state)
 			    "pseudo_fs,0x40");
 	/* Truncation never overflows and stays terminated. */
 	assert_string_equal(tf_reason_str(TF_REASON_ALL, buf, 8), "noexec_");
+	/*
+	 * Every mask (and an unknown bit) in every buffer size: what one
+	 * snprintf() of the whole list would leave, the list built here from
+	 * the single names.
+	 */
+	for (unsigned int m = 0; m <= (TF_REASON_ALL | 0x80u); m++) {
+		char full[256] = "", want[64], got[64];
+		size_t off = 0;
+
+		if ((m & ~TF_REASON_ALL) && (m & ~TF_REASON_ALL) != 0x80u)
+			continue;
+		for (int i = 0; i < TF_REASON_COUNT; i++)
+			if (m & (1u << i))
+				off += (size_t)snprintf(full + off, sizeof(full) - off, "%s%s",
+							off ? "," : "",
+							tf_reason_str(1u << i, buf, sizeof(buf)));
+		if (m & ~TF_REASON_ALL)
+			snprintf(full + off, sizeof(full) - off, "%s0x80", off ? "," : "");
+		if (!m)
+			strcpy(full, "-");
+		for (size_t len = 1; len <= sizeof(got); len++) {
+			snprintf(want, len, "%s", full);
+			memset(got, 'X', sizeof(got));
+			tf_reason_str(m, got, len);
+			assert_string_equal(got, want);
+		}
+	}
 }
 
 static void test_reason_parse(void **state)
