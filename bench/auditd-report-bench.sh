@@ -4,8 +4,9 @@
 #    format (bench/gen-audit-log.c; by default every record a distinct path);
 #  - the offline report `audisp-trusted-for report --input LOG` against
 #    `ausearch -m 1350 --raw -if LOG`, same file, same run, rounds interleaved;
-#    goal (issue 12): report median <= 1.0 x ausearch median on that log of
-#    denials only;
+#    goal (issue 26; 1.0 in issue 12): report median <= 0.5 x ausearch
+#    median on that log of denials only (the report parses it with one
+#    process per CPU, its default for a log this big);
 #  - the same on a realistic mixed log (gen-audit-log -m): about MIXED_LINES
 #    lines of ordinary SYSCALL/CWD/PATH/PROCTITLE/EOE events with 1 % denials,
 #    some inside syscall-rule events, and a policy change every 1000 denials;
@@ -183,7 +184,7 @@ goal() {
 exact() {
 	if [ -n "$1" ] && [ "$1" = "$2" ]; then V="exact (= $3)"; else V="WRONG (expected $2 = $3)"; counts_ok=0; fi
 }
-goal "$REP_MED" "$AUS_MED"; V_RATIO=$V
+goal "$REP_MED" "$(echo "$AUS_MED" | awk '{printf "%.9f", $1 * 0.5}')"; V_RATIO=$V
 goal "${PL_KIB:-inf}" 65536; V_RSS=$V
 exact "$LINES" "$((GEN_DENIALS + GEN_CHANGES))" "generator's records"; V_LINES=$V
 exact "$REP_DENIALS" "$GEN_DENIALS" "generator's denials"; V_REP=$V
@@ -208,7 +209,7 @@ printf '%-50s %-16s %s\n' "measure" "value" "goal: verdict"
 printf '%-50s %-16s %s\n' "log lines" "$LINES" "$V_LINES"
 printf '%-50s %-16s %s\n' "report --input LOG, s (min / median)" "$(ms "$REP_MIN") / $(ms "$REP_MED")" ""
 printf '%-50s %-16s %s\n' "ausearch -m 1350 --raw -if LOG, s (min / median)" "$(ms "$AUS_MIN") / $(ms "$AUS_MED")" ""
-printf '%-50s %-16s %s\n' "ratio report/ausearch (median; min)" "$RATIO; $RATIO_MIN" "median <= 1.0: $V_RATIO"
+printf '%-50s %-16s %s\n' "ratio report/ausearch (median; min)" "$RATIO; $RATIO_MIN" "median <= 0.5: $V_RATIO"
 printf '%-50s %-16s %s\n' "report peak RSS, MiB" "$(echo "$REP_RSS" | awk '{printf "%.1f", $1 / 1024}')" ""
 printf '%-50s %-16s %s\n' "report denials" "$REP_DENIALS" "$V_REP"
 printf '%-50s %-16s %s\n' "report policy changes" "$REP_CHANGES" "$V_REPC"
