@@ -1,0 +1,118 @@
+#!/bin/sh
+# Benchmark (issue 23): what a flood of refusal records by an unprivileged
+# user costs the audited system calls of other processes, and whether every
+# refusal reaches the log.  Run in the VM, as root, after `make kernel tools`:
+#   TF_VM_APPEND=tsc=reliable tests/vm/run [--kernel IMG] -- \
+#       bench/audit-flood.sh [REFUSALS] [CALLS]
+# (defaults 150 and 2000; --kernel: e.g. a kernel without patch 13 to
+# compare).
+# A real auditd (its own configuration, no plugin), with Debian's audit
+# settings (auditctl -b 8192, backlog wait 60 s), and one exit rule on
+# uname(2) (key tf-lat), which only the latency probe calls.  Two runs of
+# bench/syscall_latency CALLS (1 ms apart): alone, then while user nobody
+# floods: 2 processes (copies of tests/probe named python3 and perl), each
+# refused REFUSALS times on each of 8 files of a noexec mount (policy 1), at
+# their maximum rate.  Prints both runs' latencies (median, p99, max, calls
+# over 10 ms), the flood's length and rate, the kernel's lost counter and
+# backlog wait time (auditctl -s) before and after, and compares auditd's
+# log with the probes' own counts: type-1350 records = refusals issued, and
+# distinct (ino, uid, exe) = 16.  Exit status: 0, 1 when a count differs,
+# 2 on bad usage or setup.
+set -u
+R=${1:-150}
+CALLS=${2:-2000}
+for v in "$R" "$CALLS"; do
+	case $v in '' | *[!0-9]* | 0)
+		echo "audit-flood: '$v' is not a positive whole number (usage: REFUSALS CALLS)" >&2
+		exit 2 ;;
+	esac
+done
+. tests/lib/wait.sh
+. tests/lib/auditd.sh
+PROBE=$PWD/build/user/tests/probe/probe
+LAT=$PWD/build/bench/syscall_latency
+[ -e /proc/sys/fs/trust_policy ] || { echo "audit-flood: not the patched kernel: run it through tests/vm/run" >&2; exit 2; }
+[ -x "$PROBE" ] || { echo "audit-flood: no $PROBE: run 'make tools' first" >&2; exit 2; }
+command -v auditd > /dev/null || { echo "audit-flood: no auditd: apt-get install auditd" >&2; exit 2; }
+mkdir -p "$(dirname "$LAT")"
+if [ ! -x "$LAT" ] || [ -n "$(find bench/syscall_latency.c -newer "$LAT")" ]; then
+	gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$LAT" bench/syscall_latency.c || exit 2
+fi
+
+D=$(mktemp -d /tmp/tf-flood.XXXXXX)
+chmod 0755 "$D"
+AUDITD_PID=
+cleanup() {
+	auditctl -D > /dev/null 2>&1
+	auditd_kill
+	umount "$D/noexec" 2> /dev/null
+	rm -rf "$D"
+}
+trap cleanup EXIT
+auditd_conf "$D/audit" RAW "flush = INCREMENTAL_ASYNC" "freq = 100" \
+	"max_log_file = 0" "max_log_file_action = IGNORE" "q_depth = 2000"
+auditd_start "$D/audit" 60 || { echo "audit-flood: auditd did not start: $(tail -3 "$D/audit/auditd.out")" >&2; exit 2; }
+auditctl -b 8192 -r 0 --backlog_wait_time 60000 -e 1 > /dev/null
+auditctl -a always,exit -F arch=b64 -S uname -F key=tf-lat > /dev/null
+
+mkdir "$D/noexec" "$D/bin"
+mount -t tmpfs -o noexec,mode=0755 tf-flood "$D/noexec"
+for i in 1 2 3 4 5 6 7 8; do printf 'x\n' > "$D/noexec/f$i.py"; done
+cp "$PROBE" "$D/bin/python3"
+cp "$PROBE" "$D/bin/perl"
+chmod 0755 "$D/bin"
+old_policy=$(cat /proc/sys/fs/trust_policy)
+echo 1 > /proc/sys/fs/trust_policy
+
+status() { auditctl -s | sed -n "s/^$1 //p"; }
+echo "# kernel $(uname -r), $(nproc) CPUs, clock $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource), backlog limit $(status backlog_limit), wait $(status backlog_wait_time)"
+
+alone=$("$LAT" "$CALLS")
+echo "alone:        $alone"
+
+lost0=$(status lost)
+wait0=$(status backlog_wait_time_actual)
+t0=$(date +%s%N)
+pids=
+for exe in python3 perl; do
+	"$D/bin/$exe" -u nobody -n "$R" "$D"/noexec/f*.py > "$D/$exe.out" &
+	pids="$pids $!"
+done
+# (auditd is a child of this shell too: wait for these only)
+"$LAT" "$CALLS" > "$D/lat.out"
+lat_end=$(date +%s%N)
+# shellcheck disable=SC2086 # pids: a list of numbers
+wait $pids
+t1=$(date +%s%N)
+echo "during flood: $(cat "$D/lat.out")"
+echo "the latency run took $(((lat_end - t0) / 1000000)) ms of the flood's $(((t1 - t0) / 1000000)) ms"
+issued=0
+for exe in python3 perl; do
+	n=$(sed -n 's/^allowed 0 denied \([0-9]*\) errors 0 checks [0-9]*$/\1/p' "$D/$exe.out")
+	[ -n "$n" ] || { echo "audit-flood: $exe: $(cat "$D/$exe.out")" >&2; exit 2; }
+	issued=$((issued + n))
+done
+ms=$(((t1 - t0) / 1000000))
+echo "flood: $issued refusals by uid $(id -u nobody) in $ms ms ($((issued * 1000 / (ms + 1))) /s)"
+
+# Every record the kernel queued before the marker is in the log once the
+# marker is (the kernel sends them in order).
+mark="tf-flood-done $$"
+auditctl -m "$mark"
+in_log() { grep -aqF "$mark" "$D"/audit/log/audit.log*; }
+wait_for 600 in_log || echo "# the marker was not logged within 600 s"
+lost1=$(status lost)
+wait1=$(status backlog_wait_time_actual)
+echo "kernel lost counter $lost0 -> $lost1; backlog_wait_time_actual $wait0 -> $wait1"
+echo "$old_policy" > /proc/sys/fs/trust_policy
+
+logged=$(grep -ac '^type=UNKNOWN\[1350\] ' "$D"/audit/log/audit.log*)
+distinct=$(grep -a '^type=UNKNOWN\[1350\] ' "$D"/audit/log/audit.log* |
+	sed -n 's/.* ino=\([0-9]*\) .* uid=\([0-9]*\) .* exe=\("[^"]*"\) .*/\1 \2 \3/p' |
+	sort -u | wc -l)
+echo "log: $logged refusal records for $issued refusals; $distinct distinct (ino, uid, exe) for 16"
+rc=0
+[ "$logged" = "$issued" ] || rc=1
+[ "$distinct" = 16 ] || rc=1
+[ "$lost0" = "$lost1" ] || rc=1
+exit $rc
