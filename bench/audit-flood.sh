@@ -4,10 +4,10 @@
 # refusal reaches the log.  Run in the VM, as root, after `make kernel tools`:
 #   TF_VM_APPEND=tsc=reliable tests/vm/run [--kernel IMG] -- \
 #       bench/audit-flood.sh [REFUSALS] [CALLS]
-# (defaults 150 and 2000; --kernel: e.g. a kernel without patch 13 to
+# (defaults 1000 and 5000, the README's figures; --kernel: e.g. a kernel without patch 13 to
 # compare).
 # A real auditd (its own configuration, no plugin), with Debian's audit
-# settings (auditctl -b 8192, backlog wait 60 s), and one exit rule on
+# settings (auditctl -b 8192, backlog wait 60000 jiffies), and one exit rule on
 # uname(2) (key tf-lat), which only the latency probe calls.  Two runs of
 # bench/syscall_latency CALLS (1 ms apart): alone, then while user nobody
 # floods: 2 processes (copies of tests/probe named python3 and perl), each
@@ -19,8 +19,8 @@
 # distinct (ino, uid, exe) = 16.  Exit status: 0, 1 when a count differs,
 # 2 on bad usage or setup.
 set -u
-R=${1:-150}
-CALLS=${2:-2000}
+R=${1:-1000}
+CALLS=${2:-5000}
 for v in "$R" "$CALLS"; do
 	case $v in '' | *[!0-9]* | 0)
 		echo "audit-flood: '$v' is not a positive whole number (usage: REFUSALS CALLS)" >&2
