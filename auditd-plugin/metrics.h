@@ -17,8 +17,8 @@
  * ever a label. Each denial series has a source label (kernel: a type 1350
  * record; relay: trustfor-relay's type 2650 record) and an api label
  * (trusted_for, execve_check); execve_check series also have
- * enforced="true" (the caller had SECBIT_EXEC_RESTRICT_FILE) or
- * enforced="false" (observed only).
+ * enforced="true" (the caller's securebits made it refuse the file: the
+ * record's enforced=1, ap_api_class) or enforced="false" (observed only).
  *
  * Label values are the names escaped as terminal text (lib/escape.h: controls,
  * format characters and invalid UTF-8 as \xHH, a backslash as \\), then

@@ -91,7 +91,7 @@ int ap_metrics_write(FILE *f, const struct ap_agg *a, const struct ap_metrics_he
 	const char *lv[AP_METRICS_NDL];
 
 	head(f, "trustfor_denials_total", "counter",
-	     "Refusals logged as audit records, by interpreter executable, reason, node, source (kernel: type 1350; relay: type 2650, written by trustfor-relay) and api (trusted_for, or execve_check with enforced=true|false: the caller had SECBIT_EXEC_RESTRICT_FILE set or not).");
+	     "Refusals logged as audit records, by interpreter executable, reason, node, source (kernel: type 1350; relay: type 2650, written by trustfor-relay) and api (trusted_for, or execve_check with enforced=true|false: whether the caller's securebits made it refuse the file, as the record's enforced= says).");
 	v = sorted(&m->denials);
 	if (!v)
 		return -1;

@@ -140,7 +140,7 @@ static void stamp(auparse_state_t *au, int64_t *ms, unsigned long *serial,
 /* The values of a refusal's fields, as written (NULL: absent). */
 struct raw {
 	const char *usage, *policy, *reason, *res, *dev, *ino, *uid, *auid;
-	const char *api, *secbits;
+	const char *api, *secbits, *enforced;
 	const char *op, *lost, *src, *file; /* the relay's (type 2650) */
 };
 
@@ -152,7 +152,7 @@ static bool take_refusal(auparse_state_t *au, struct ap_denial *d, struct raw *r
 		VAL("usage", &r->usage), VAL("uid", &r->uid), VAL("policy", &r->policy),
 		VAL("reason", &r->reason), VAL("res", &r->res), VAL("dev", &r->dev),
 		VAL("ino", &r->ino), VAL("auid", &r->auid), VAL("api", &r->api),
-		VAL("secbits", &r->secbits), VAL("op", &r->op), VAL("lost", &r->lost),
+		VAL("secbits", &r->secbits), VAL("enforced", &r->enforced), VAL("op", &r->op), VAL("lost", &r->lost),
 		VAL("src", &r->src), VAL("file", &r->file),
 		DEC("path", &d->path), DEC("comm", &d->comm), DEC("exe", &d->exe),
 		VAL(NULL, NULL),
@@ -176,14 +176,18 @@ static enum ap_parse decode_refusal(const struct raw *r, struct ap_denial *d)
 {
 	long long v;
 	unsigned int bits;
+	int enforced;
 
 	if (!id(r->uid, &d->uid) || !id(r->auid, &d->auid))
 		return AP_PARSE_MALFORMED;
 	/*
 	 * api= and secbits= come after res= (issue 11): no api= is a
 	 * trusted_for record of an older kernel. An execve_check record has
-	 * policy=? (the sysctl does not govern it) and needs its secbits to
-	 * tell an enforced refusal from an observed one.
+	 * policy=? (the sysctl does not govern it) and its secbits; enforced=
+	 * (issue 23) says whether they made the caller refuse the file. A
+	 * record without it comes from a kernel or relay that knew no other
+	 * rule than SECBIT_EXEC_RESTRICT_FILE's (tf_ec_enforced() without a
+	 * check of stdin).
 	 */
 	if (r->secbits) {
 		if (!num(r->secbits, 16, &v) || v < 0 || v > UINT32_MAX)
@@ -199,8 +203,11 @@ static enum ap_parse decode_refusal(const struct raw *r, struct ap_denial *d)
 		if (strcmp(r->policy, "?") || !r->secbits)
 			return AP_PARSE_MALFORMED;
 		d->policy = -1;
-		d->api = d->secbits & TF_SECBIT_EXEC_RESTRICT_FILE ? AP_API_EC_ENFORCED :
-								     AP_API_EC_OBSERVED;
+		if (r->enforced && !is(r->enforced, "0") && !is(r->enforced, "1"))
+			return AP_PARSE_MALFORMED;
+		enforced = r->enforced ? is(r->enforced, "1") :
+					 tf_ec_enforced((unsigned int)d->secbits, 0);
+		d->api = enforced ? AP_API_EC_ENFORCED : AP_API_EC_OBSERVED;
 	} else {
 		return AP_PARSE_MALFORMED;
 	}

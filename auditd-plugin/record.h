@@ -27,15 +27,18 @@
 /*
  * Which interface a refusal record is about (its api= field; a record without
  * one is a trusted_for record of an older kernel of the series), and for
- * execveat(AT_EXECVE_CHECK) whether the caller enforces the verdict: its
- * securebits (secbits=) hold SECBIT_EXEC_RESTRICT_FILE. An execve_check
- * refusal that is not enforced is "observed": what would be refused if the
- * bit were set. The report and the state keep one set of tables per class.
+ * execveat(AT_EXECVE_CHECK) whether the caller enforces the verdict: the
+ * record's enforced= (issue 23: SECBIT_EXEC_RESTRICT_FILE, or
+ * SECBIT_EXEC_DENY_INTERACTIVE for a check of stdin; tf_ec_enforced()), or
+ * without it SECBIT_EXEC_RESTRICT_FILE in secbits=. An execve_check refusal
+ * that is not enforced is "observed": what would be refused if
+ * SECBIT_EXEC_RESTRICT_FILE were set. The report and the state keep one set
+ * of tables per class.
  */
 enum ap_api_class {
 	AP_API_TRUSTED_FOR,	/* api=trusted_for, or no api= */
-	AP_API_EC_ENFORCED,	/* api=execve_check, secbits has 0x100 */
-	AP_API_EC_OBSERVED,	/* api=execve_check, secbits without 0x100 */
+	AP_API_EC_ENFORCED,	/* api=execve_check, enforced=1 */
+	AP_API_EC_OBSERVED,	/* api=execve_check, enforced=0 */
 	AP_API_CLASSES
 };
 

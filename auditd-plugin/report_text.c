@@ -114,7 +114,7 @@ static void text_table(FILE *f, const struct ap_agg *a, enum ap_dim d,
 	if (approx)
 		fprintf(f, "# N+ : approximate row, at least N hits (Space-Saving bound)\n");
 	if (observed)
-		fprintf(f, "# execve_check/observed: refused by AT_EXECVE_CHECK but not enforced (the caller had no SECBIT_EXEC_RESTRICT_FILE): would be refused if that bit were set\n");
+		fprintf(f, "# execve_check/observed: refused by AT_EXECVE_CHECK but not enforced (the caller's securebits did not make it refuse the file): would be refused if SECBIT_EXEC_RESTRICT_FILE were set\n");
 }
 
 static void text_timeline(FILE *f, const struct ap_agg *a, const struct ap_report_opts *o)

@@ -90,7 +90,7 @@ t_eq "no malformed record (policy=? parsed)" "Number of malformed records skippe
 	"$(printf '%s\n' "$out" | grep '^Number of malformed')"
 # (the 7 tables of the default report all have observed rows)
 t_eq "the observed rows are explained, under each table" 7 \
-	"$(printf '%s\n' "$out" | grep -c '^# execve_check/observed: .*would be refused if that bit were set$')"
+	"$(printf '%s\n' "$out" | grep -c '^# execve_check/observed: .*would be refused if SECBIT_EXEC_RESTRICT_FILE were set$')"
 # the node table adds up per API to the classes
 t_eq "node table: per API totals" "execve_check/enforced $E execve_check/observed $O trusted_for $T" \
 	"$(printf '%s\n' "$out" | rows 'Host Summary Report' |

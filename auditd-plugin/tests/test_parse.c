@@ -710,6 +710,41 @@ static void test_api_split(void **s)
 	ap_agg_free(&a);
 }
 
+/*
+ * Issue 23: enforced= (after secbits=) is the kernel's word on whether the
+ * caller enforced: SECBIT_EXEC_DENY_INTERACTIVE alone (0x400) is enforced for
+ * a check of stdin (enforced=1) and observed for any other (enforced=0);
+ * enforced=0 with 0x100 cannot come from the rule but is taken as written.
+ * A record without it falls back to 0x100 alone. Malformed: another value.
+ */
+static void test_enforced_field(void **s)
+{
+	struct ap_agg a;
+
+	(void)s;
+	feed_text(&a,
+		  EC_REC(1, "?", "file_perm", " api=execve_check secbits=0x400 enforced=1")
+		  EC_REC(2, "?", "file_perm", " api=execve_check secbits=0x400 enforced=0")
+		  EC_REC(3, "?", "file_perm", " api=execve_check secbits=0x100 enforced=1")
+		  EC_REC(4, "?", "lsm", " api=execve_check secbits=0x100 enforced=0")
+		  EC_REC(5, "?", "file_perm", " api=execve_check secbits=0x400")
+		  EC_REC(6, "?", "write_busy", " api=execve_check secbits=0x500")
+		  /* malformed: */
+		  EC_REC(7, "?", "file_perm", " api=execve_check secbits=0x400 enforced=yes")
+		  EC_REC(8, "?", "file_perm", " api=execve_check secbits=0x400 enforced=true")
+		  EC_REC(9, "?", "file_perm", " api=execve_check secbits=0x100 enforced=2"));
+	assert_int_equal(a.denials, 6);
+	assert_int_equal(a.malformed, 3);
+	/* enforced: 1, 3 (enforced=1), 6 (0x500 without the field) */
+	assert_int_equal(ap_agg_table(&a, AP_API_EC_ENFORCED, AP_DIM_INTERP)->total, 3);
+	/* observed: 2, 4 (enforced=0), 5 (0x400 without the field) */
+	assert_int_equal(ap_agg_table(&a, AP_API_EC_OBSERVED, AP_DIM_INTERP)->total, 3);
+	assert_non_null(ap_ss_find(ap_agg_table(&a, AP_API_EC_OBSERVED, AP_DIM_REASON), "lsm", 3));
+	assert_non_null(ap_ss_find(ap_agg_table(&a, AP_API_EC_ENFORCED, AP_DIM_REASON),
+				   "write_busy", 10));
+	ap_agg_free(&a);
+}
+
 /* The fixture of the new layout (tests/data/audit-README.md), counted by hand. */
 static void test_execve_check_fixture(void **s)
 {
@@ -1138,6 +1173,7 @@ int main(void)
 		cmocka_unit_test(test_both_layouts),
 		cmocka_unit_test(test_mixed_layouts),
 		cmocka_unit_test(test_api_split),
+		cmocka_unit_test(test_enforced_field),
 		cmocka_unit_test(test_execve_check_fixture),
 		cmocka_unit_test(test_vm_captured_ec),
 		cmocka_unit_test(test_relay_fixture),
