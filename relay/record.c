@@ -154,7 +154,8 @@ int rl_record_text(const struct rl_event *e, char *out, size_t outsz)
 		put_untrusted(&t, "exe", exe, el);
 	else
 		put(&t, " exe=?"); /* a task without an executable */
-	put(&t, " api=execve_check secbits=0x%x file=%s", e->secbits,
+	put(&t, " api=execve_check secbits=0x%x enforced=%d file=%s", e->secbits,
+	    tf_ec_enforced(e->secbits, !!(e->flags & RL_EV_STDIN)),
 	    e->flags & RL_EV_FD ? "fd" : "name");
 	if (e->flags & (RL_EV_PATH_CUT | RL_EV_EXE_CUT | RL_EV_NAME_CUT)) {
 		put(&t, " cut=");

@@ -222,9 +222,11 @@ int relay_exit(struct trace_event_raw_sys_exit *ctx)
 	f = tf_ec_fd_checked(task, &call);
 	e->reason = tf_ec_reason(call.ret, f);
 	fill_task(e, task);
-	if (f)
+	if (f) {
 		fill_file(e, f);
-	else
+		if (call.dfd == 0)
+			e->flags |= RL_EV_STDIN;
+	} else
 		fill_name(e, task, &call);
 	/*
 	 * The bound checked must be the register used: opaque to clang on

@@ -30,6 +30,7 @@
 #define RL_EV_DIR 0x10	   /* path holds the directory of a relative name */
 #define RL_EV_AUDIT 0x20   /* auid and ses were read (CONFIG_AUDIT) */
 #define RL_EV_PSEUDO 0x40  /* path: the name of a file in no tree (pipe, socket, memfd) */
+#define RL_EV_STDIN 0x80   /* a check of descriptor 0 itself (tf_ec_enforced()) */
 
 struct rl_event {
 	__u64 ino;

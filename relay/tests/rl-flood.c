@@ -4,11 +4,13 @@
  * trustfor-relay's tests; prints how many it caused, counted from the
  * kernel's own answers (the tests' expected values).
  *
- * usage: rl-flood [-p PROCS] [-n CHECKS] [-m fd|name] [-s SECBITS] FILE...
+ * usage: rl-flood [-p PROCS] [-n CHECKS] [-m fd|name|stdin] [-s SECBITS] FILE...
  *   PROCS processes (default 1) each check every FILE in turn, CHECKS
  *   times in all (default 1): by descriptor (execveat(fd, "",
- *   AT_EMPTY_PATH | AT_EXECVE_CHECK), the default) or by name (the FILE
- *   as given), with SECBITS set first (prctl PR_SET_SECUREBITS).
+ *   AT_EMPTY_PATH | AT_EXECVE_CHECK), the default), by name (the FILE
+ *   as given) or as descriptor 0 (the FILE's descriptor duplicated onto it
+ *   first: code read on stdin), with SECBITS set first (prctl
+ *   PR_SET_SECUREBITS).
  * Output: "refused N" and "allowed N" over all processes; exit status 0,
  * 1 when a check failed otherwise or a process could not run.
  */
@@ -27,18 +29,24 @@
 static char *const no_argv[] = { "rl-flood", NULL };
 static char *const no_envp[] = { NULL };
 
-static int check(const char *file, int fd, int by_name)
-{
-	long r = by_name ? syscall(SYS_execveat, AT_FDCWD, file, no_argv, no_envp,
-				   AT_EXECVE_CHECK)
-			 : syscall(SYS_execveat, fd, "", no_argv, no_envp,
-				   AT_EMPTY_PATH | AT_EXECVE_CHECK);
+enum mode { BY_FD, BY_NAME, BY_STDIN };
 
+static int check(const char *file, int fd, enum mode mode)
+{
+	long r;
+
+	if (mode == BY_NAME)
+		r = syscall(SYS_execveat, AT_FDCWD, file, no_argv, no_envp, AT_EXECVE_CHECK);
+	else if (mode == BY_STDIN && dup2(fd, 0) < 0)
+		r = -1;
+	else
+		r = syscall(SYS_execveat, mode == BY_STDIN ? 0 : fd, "", no_argv, no_envp,
+			    AT_EMPTY_PATH | AT_EXECVE_CHECK);
 	return r == 0 ? 0 : errno;
 }
 
 /* One process's share; writes "refused allowed" to @out. */
-static int child(int nfiles, char **files, long n, int by_name, int out)
+static int child(int nfiles, char **files, long n, enum mode mode, int out)
 {
 	long refused = 0, allowed = 0;
 	int fds[64];
@@ -52,7 +60,7 @@ static int child(int nfiles, char **files, long n, int by_name, int out)
 		}
 	}
 	for (long i = 0; i < n; i++) {
-		int e = check(files[i % nfiles], fds[i % nfiles], by_name);
+		int e = check(files[i % nfiles], fds[i % nfiles], mode);
 
 		if (e == 0)
 			allowed++;
@@ -71,7 +79,8 @@ int main(int argc, char **argv)
 {
 	long procs = 1, n = 1, refused = 0, allowed = 0, r, a;
 	unsigned long secbits = 0;
-	int by_name = 0, c, pfd[2], bad = 0, status;
+	enum mode mode = BY_FD;
+	int c, pfd[2], bad = 0, status;
 	FILE *in;
 
 	while ((c = getopt(argc, argv, "p:n:m:s:")) != -1) {
@@ -83,7 +92,14 @@ int main(int argc, char **argv)
 			n = strtol(optarg, NULL, 10);
 			break;
 		case 'm':
-			by_name = !strcmp(optarg, "name");
+			if (!strcmp(optarg, "name"))
+				mode = BY_NAME;
+			else if (!strcmp(optarg, "stdin"))
+				mode = BY_STDIN;
+			else if (strcmp(optarg, "fd")) {
+				fprintf(stderr, "rl-flood: -m '%s': use fd, name or stdin\n", optarg);
+				return 2;
+			}
 			break;
 		case 's':
 			secbits = strtoul(optarg, NULL, 0);
@@ -93,7 +109,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (optind >= argc || argc - optind > 64 || procs < 1 || n < 0) {
-		fprintf(stderr, "usage: rl-flood [-p PROCS] [-n CHECKS] [-m fd|name] "
+		fprintf(stderr, "usage: rl-flood [-p PROCS] [-n CHECKS] [-m fd|name|stdin] "
 				"[-s SECBITS] FILE...\n");
 		return 2;
 	}
@@ -111,7 +127,7 @@ int main(int argc, char **argv)
 		if (pid == 0) {
 			close(pfd[0]);
 			_exit(child(argc - optind, argv + optind,
-				    n / procs + (p < n % procs), by_name, pfd[1]));
+				    n / procs + (p < n % procs), mode, pfd[1]));
 		}
 	}
 	close(pfd[1]);

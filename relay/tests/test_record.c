@@ -64,7 +64,41 @@ static void test_fd(void **state)
 		"mode=0100644 ouid=1000 ogid=100 path=\"/run/uploads/x.py\" ppid=1 pid=42 "
 		"auid=1000 uid=1000 gid=100 euid=1000 suid=1000 fsuid=1000 egid=100 sgid=100 "
 		"fsgid=100 ses=3 comm=\"python3\" exe=\"/usr/bin/python3\" "
-		"api=execve_check secbits=0x100 file=fd res=0 src=relay");
+		"api=execve_check secbits=0x100 enforced=1 file=fd res=0 src=relay");
+}
+
+/*
+ * enforced= by the kernel's rule (check_exec.rst), each case written out:
+ * 0x100 always; 0x400 only for a check of descriptor 0 (RL_EV_STDIN).
+ */
+static void test_enforced(void **state)
+{
+	static const struct {
+		unsigned int secbits, flags;
+		const char *want;
+	} c[] = {
+		{ 0x0, RL_EV_FD, " secbits=0x0 enforced=0 file=fd " },
+		{ 0x0, RL_EV_FD | RL_EV_STDIN, " secbits=0x0 enforced=0 file=fd " },
+		{ 0x400, RL_EV_FD, " secbits=0x400 enforced=0 file=fd " },
+		{ 0x400, RL_EV_FD | RL_EV_STDIN, " secbits=0x400 enforced=1 file=fd " },
+		{ 0x400, 0, " secbits=0x400 enforced=0 file=name " },
+		{ 0x100, 0, " secbits=0x100 enforced=1 file=name " },
+		{ 0x500, RL_EV_FD, " secbits=0x500 enforced=1 file=fd " },
+		{ 0x800, RL_EV_FD | RL_EV_STDIN, " secbits=0x800 enforced=0 file=fd " },
+	};
+	struct rl_event e;
+	char out[RL_TEXT_MAX];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		base(&e);
+		e.secbits = c[i].secbits;
+		e.flags |= c[i].flags;
+		strcpy(e.name, "/s.py");
+		assert_int_not_equal(rl_record_text(&e, out, sizeof(out)), -1);
+		if (!strstr(out, c[i].want))
+			fail_msg("case %zu: no '%s' in %s", i, c[i].want, out);
+	}
 }
 
 static void test_name_relative_hostile(void **state)
@@ -86,7 +120,7 @@ static void test_name_relative_hostile(void **state)
 	assert_non_null(strstr(out, " ses=4294967295 comm="));
 	assert_null(strstr(out, " dev="));
 	assert_null(strstr(out, " ino="));
-	assert_non_null(strstr(out, " secbits=0x0 file=name res=0 src=relay"));
+	assert_non_null(strstr(out, " secbits=0x0 enforced=0 file=name res=0 src=relay"));
 }
 
 /* A single quote would end the kernel's msg='...': hex, though audit would quote it. */
@@ -276,6 +310,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fd),
+		cmocka_unit_test(test_enforced),
 		cmocka_unit_test(test_name_relative_hostile),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_name_absolute_cut),
