@@ -152,13 +152,13 @@ int tt_print_json(struct tt_app *a, FILE *f)
 				       json_object_new_string(tt_reason_bits_str(r->ev.reason, r->ev.flags & TT_EV_DENIED, reasons, sizeof(reasons))));
 		json_object_object_add(ev, "would_deny",
 				       json_object_new_string(tt_reason_bits_str(r->ev.would_deny, false, buf, sizeof(buf))));
-		/* AT_EXECVE_CHECK: the caller's securebits, which tell
-		 * whether it enforced the refusal.
+		/* AT_EXECVE_CHECK: the caller's securebits, and whether they
+		 * made it refuse the file (tf_ec_enforced()).
 		 */
 		if (r->ev.flags & TT_EV_SECBITS) {
 			json_object_object_add(ev, "secbits", json_object_new_int64(r->ev.secbits));
 			json_object_object_add(ev, "enforced",
-					       json_object_new_boolean(r->ev.secbits & TF_SECBIT_EXEC_RESTRICT_FILE));
+					       json_object_new_boolean(r->ev.flags & TT_EV_ENFORCED));
 		}
 		json_object_array_add(arr, ev);
 	}

@@ -508,10 +508,10 @@ int BPF_PROG(tf_verdict_btf, struct file *file, int usage, int policy,
  * execveat(AT_EXECVE_CHECK) on the patched kernel: the kernel's own
  * verdict and reasons.  AT_EXECVE_CHECK refuses what execve() would,
  * whatever the caller's securebits; the tracepoint's @reason is only set
- * when the caller enforces (SECBIT_EXEC_RESTRICT_FILE), @would_deny always.
- * trusttop counts what the kernel refused, as on mainline: the reasons are
- * @would_deny's, and the event carries the securebits that tell whether
- * the caller enforced.
+ * when the caller's securebits make it enforce the verdict (the kernel's
+ * rule, tf_ec_enforced()), @would_deny always.  trusttop counts what the
+ * kernel refused, as on mainline: the reasons are @would_deny's, and the
+ * event carries the securebits and whether the caller enforced.
  */
 SEC("tp_btf/execve_check_verdict")
 int BPF_PROG(ec_verdict_btf, const struct path *path, const struct inode *inode,
@@ -523,7 +523,8 @@ int BPF_PROG(ec_verdict_btf, const struct path *path, const struct inode *inode,
 	struct tt_verdict vd = {
 		.ret = ret, .policy = -1, .reason = would_deny,
 		.would = would_deny, .secbits = secbits,
-		.flags = TT_EV_SECBITS, .source = TT_SRC_EXECVE_CHECK,
+		.flags = TT_EV_SECBITS | (reason ? TT_EV_ENFORCED : 0),
+		.source = TT_SRC_EXECVE_CHECK,
 	};
 	struct tt_bkey key = {};
 
@@ -600,7 +601,8 @@ int ec_verdict_tp(struct trace_event_raw_execve_check_verdict___x *ctx)
 		.ret = (int)READ_INT_FIELD(ctx, ret), .policy = -1,
 		.reason = would, .would = would,
 		.secbits = READ_INT_FIELD(ctx, secbits),
-		.flags = TT_EV_NO_FILE | TT_EV_SECBITS,
+		.flags = TT_EV_NO_FILE | TT_EV_SECBITS |
+			 (READ_INT_FIELD(ctx, reason) ? TT_EV_ENFORCED : 0),
 		.source = TT_SRC_EXECVE_CHECK,
 	};
 	struct tt_bkey key = {};
@@ -654,6 +656,8 @@ int execveat_exit(struct trace_event_raw_sys_exit *ctx)
 		f = tf_ec_fd_checked(task, &call);
 		if (!f)
 			vd.flags |= TT_EV_NO_FILE;
+		if (tf_ec_enforced(vd.secbits, f && call.dfd == 0))
+			vd.flags |= TT_EV_ENFORCED;
 		vd.reason = tf_ec_reason(call.ret, f);
 		/* Mainline always enforces everything: would-deny = denied. */
 		vd.would = vd.reason;

@@ -34,6 +34,10 @@ enum tt_source {
 #define TT_EV_NO_FILE 0x8	/* file unknown: only dev/ino or the name */
 #define TT_EV_NAME_ARG 0x10	/* path[0] is the execveat() path argument */
 #define TT_EV_SECBITS 0x20	/* secbits holds the caller's securebits */
+#define TT_EV_ENFORCED 0x40	/* AT_EXECVE_CHECK: they made it refuse the
+				 * file (tf_ec_enforced(), the kernel's
+				 * enforced=)
+				 */
 
 /* Self-profiling, per CPU: every TT_PROF_EVERY-th program run is timed, so
  * trusttop can show its own cost without enabling the kernel's global BPF
