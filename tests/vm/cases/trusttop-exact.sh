@@ -194,14 +194,21 @@ perl execve_check 0 40 $D/noexec/run.sh noexec -
 lua execve_check 0x100 30 $D/nox.txt noperm -
 lua execve_check 0x100 20 $D/busy.sh busy -w
 python3 execve_check 0 30 $D/nox.txt noperm -
-python3 execve_check 0 80 $D/ok.sh exec -"
+python3 execve_check 0 80 $D/ok.sh exec -
+perl execve_check 0x400 10 stdin:$D/nox.txt noperm -
+perl execve_check 0x400 5 $D/nox.txt noperm -"
+# (stdin:FILE: FILE on descriptor 0, checked as fd:0: under
+# SECBIT_EXEC_DENY_INTERACTIVE, 0x400, that is code read on stdin, enforced;
+# the same file opened by the probe is not: check_exec.rst)
 both_workload() {
 	i=0 pids=
 	while read -r exe api bits n file kind fl; do
 		i=$((i + 1))
 		[ "$fl" = - ] && fl=
+		in=/dev/null
+		case $file in stdin:*) in=${file#stdin:} file=fd:0 ;; esac
 		# shellcheck disable=SC2086
-		"$D/$exe" -c "$exe" -a "$api" -s "$bits" -n "$n" $fl "$file" > "$D/b$i" &
+		"$D/$exe" -c "$exe" -a "$api" -s "$bits" -n "$n" $fl "$file" < "$in" > "$D/b$i" &
 		pids="$pids $!"
 	done <<-EOF
 	$BOTH
@@ -242,13 +249,14 @@ done
 t_eq "both: rows" 4 "$(j '.interpreters | length')"
 t_eq "both: busy file's events, write_busy" 20 \
 	"$(jq -s --arg f "$D/busy.sh" '[.[].denials[] | select(.file == $f and .reason == "write_busy" and .ret == -26)] | length' "$D/both.json")"
-# The securebits travel with AT_EXECVE_CHECK's events: lua enforced.
-t_eq "both: enforced refusals (lua, SECBIT_EXEC_RESTRICT_FILE)" 50 \
+# The securebits travel with AT_EXECVE_CHECK's events: lua enforced
+# (SECBIT_EXEC_RESTRICT_FILE), perl on stdin too (SECBIT_EXEC_DENY_INTERACTIVE).
+t_eq "both: enforced refusals (lua 50, perl's stdin 10)" 60 \
 	"$(jq -s '[.[].denials[] | select(.api == "execve_check" and .enforced)] | length' "$D/both.json")"
-t_eq "both: not enforced (perl, python3)" 70 \
+t_eq "both: not enforced (perl 40 + 5, python3 30)" 75 \
 	"$(jq -s '[.[].denials[] | select(.api == "execve_check" and .enforced == false)] | length' "$D/both.json")"
-t_eq "both: secbits of an enforced event" 256 \
-	"$(jq -s '[.[].denials[] | select(.enforced)][0].secbits' "$D/both.json")"
+t_eq "both: securebits of the enforced events (0x100, 0x400)" "256,1024" \
+	"$(jq -rs '[.[].denials[] | select(.enforced) | .secbits] | unique | map(tostring) | join(",")' "$D/both.json")"
 t_eq "both: trusted_for events carry no securebits" 0 \
 	"$(jq -s '[.[].denials[] | select(.api == "trusted_for" and has("secbits"))] | length' "$D/both.json")"
 t_eq "both: no drop, none left out" "0 0 0" \
