@@ -181,13 +181,15 @@ static enum ap_parse decode_refusal(const struct raw *r, struct ap_denial *d)
 	if (!id(r->uid, &d->uid) || !id(r->auid, &d->auid))
 		return AP_PARSE_MALFORMED;
 	/*
-	 * api= and secbits= come after res= (issue 11): no api= is a
-	 * trusted_for record of an older kernel. An execve_check record has
-	 * policy=? (the sysctl does not govern it) and its secbits; enforced=
-	 * (issue 23) says whether they made the caller refuse the file. A
-	 * record without it comes from a kernel or relay that knew no other
-	 * rule than SECBIT_EXEC_RESTRICT_FILE's (tf_ec_enforced() without a
-	 * check of stdin).
+	 * api= and secbits= (issue 11; the kernel writes them just before
+	 * res=, the ABI notes had them after): no api= is a trusted_for record
+	 * of an older kernel. An execve_check record has policy=? (the sysctl
+	 * does not govern it) and its secbits; enforced= (issue 23) says
+	 * whether a caller that honours them is expected to refuse the file
+	 * (trusted_for records: enforced=?, not read). A record without it
+	 * comes from a kernel or relay that knew no other rule than
+	 * SECBIT_EXEC_RESTRICT_FILE's (tf_ec_enforced() without a check of
+	 * stdin).
 	 */
 	if (r->secbits) {
 		if (!num(r->secbits, 16, &v) || v < 0 || v > UINT32_MAX)
