@@ -226,8 +226,9 @@ int relay_exit(struct trace_event_raw_sys_exit *ctx)
 		fill_file(e, f);
 		if (call.dfd == 0)
 			e->flags |= RL_EV_STDIN;
-	} else
+	} else {
 		fill_name(e, task, &call);
+	}
 	/*
 	 * The bound checked must be the register used: opaque to clang on
 	 * both sides of the test, or it compares one copy and adds another.
