@@ -169,18 +169,27 @@ static int ask_execve_check(int fd, int *err)
 	return answered == TF_BACKEND_EXECVE_CHECK ? 0 : -1;
 }
 
-enum tfi_verdict tfi_check_fd(int fd, char *reason, size_t len)
+/* What a check of a regular file does with AT_EXECVE_CHECK's answer. */
+enum xc_use {
+	XC_ENFORCE,	/* ask, enforce a refusal (SECBIT_EXEC_RESTRICT_FILE) */
+	XC_OBSERVE,	/* ask, never enforce (the refusal is logged) */
+	XC_PASSED,	/* already asked, and it allowed */
+};
+
+/*
+ * A regular file on @fd: AT_EXECVE_CHECK used as @xc says, then
+ * trusted_for(2) as fs.trust_policy says, then, when the kernel has
+ * neither, the fallback rule.
+ */
+static enum tfi_verdict check_regular(int fd, enum xc_use xc, char *reason,
+				      size_t len)
 {
 	enum tfi_verdict v = TFI_ALLOW;
-	int asked = 0, err;
+	int asked = xc == XC_PASSED, err;
 
-	/*
-	 * check_exec.rst: always ask AT_EXECVE_CHECK, enforce its answer only
-	 * under SECBIT_EXEC_RESTRICT_FILE.
-	 */
-	if (ask_execve_check(fd, &err) == 0) {
+	if (!asked && ask_execve_check(fd, &err) == 0) {
 		asked = 1;
-		if (err && (secbits() & TF_SECBIT_EXEC_RESTRICT_FILE)) {
+		if (err && xc == XC_ENFORCE) {
 			explain_execve_check(fd, err,
 					     "SECBIT_EXEC_RESTRICT_FILE",
 					     reason, len);
@@ -194,6 +203,17 @@ enum tfi_verdict tfi_check_fd(int fd, char *reason, size_t len)
 		return TFI_ALLOW;
 	/* Neither interface: the documented fallback rule. */
 	return fallback_fd(fd, reason, len);
+}
+
+enum tfi_verdict tfi_check_fd(int fd, char *reason, size_t len)
+{
+	/*
+	 * check_exec.rst: always ask AT_EXECVE_CHECK, enforce its answer only
+	 * under SECBIT_EXEC_RESTRICT_FILE.
+	 */
+	return check_regular(fd,
+			     (secbits() & TF_SECBIT_EXEC_RESTRICT_FILE) ?
+			     XC_ENFORCE : XC_OBSERVE, reason, len);
 }
 
 /* The refusal of an interactive session under SECBIT_EXEC_DENY_INTERACTIVE. */
@@ -276,16 +296,25 @@ enum tfi_verdict tfi_check_nonfile(int fd, char *reason, size_t len)
 enum tfi_verdict tfi_check_stdin(int interactive, char *reason, size_t len)
 {
 	struct stat st;
+	int deny_interactive = secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE;
 
-	if (secbits() & TF_SECBIT_EXEC_DENY_INTERACTIVE) {
+	if (deny_interactive) {
 		if (interactive)
 			return deny_session(reason, len);
 		if (deny_interactive_rule(STDIN_FILENO, reason, len) ==
 		    TFI_DENY)
 			return TFI_DENY;
 	}
-	/* A file is checked like a script, anything else like a pipe. */
+	/*
+	 * check_exec.rst: code on stdin is interactive input, governed by
+	 * SECBIT_EXEC_DENY_INTERACTIVE alone, a regular file too: under
+	 * SECBIT_EXEC_RESTRICT_FILE alone AT_EXECVE_CHECK is asked (a refusal
+	 * is logged) but not enforced.  trusted_for(2) judges a file as it
+	 * judges a script, anything else as a pipe.
+	 */
 	if (fstat(STDIN_FILENO, &st) == 0 && S_ISREG(st.st_mode))
-		return tfi_check_fd(STDIN_FILENO, reason, len);
+		return check_regular(STDIN_FILENO,
+				     deny_interactive ? XC_PASSED : XC_OBSERVE,
+				     reason, len);
 	return nonfile_trusted_for(STDIN_FILENO, reason, len);
 }

@@ -53,11 +53,14 @@ enum tfi_verdict tfi_check_fd(int fd, char *reason, size_t len);
 enum tfi_verdict tfi_check_nonfile(int fd, char *reason, size_t len);
 
 /*
- * Commands read from stdin.  @interactive: the user asked for an
- * interactive session (-i), refused under SECBIT_EXEC_DENY_INTERACTIVE.
- * Under that bit a terminal is refused too, and any other stdin must pass
- * AT_EXECVE_CHECK; then a regular file is checked like a script (tfi_check_fd()),
- * anything else by trusted_for(2) as in tfi_check_nonfile().
+ * Commands read from stdin: interactive input (check_exec.rst), whatever
+ * stdin is.  @interactive: the user asked for an interactive session (-i).
+ * Under SECBIT_EXEC_DENY_INTERACTIVE, -i and a terminal are refused, and
+ * any other stdin must pass AT_EXECVE_CHECK.  SECBIT_EXEC_RESTRICT_FILE
+ * does not apply: a regular file on stdin is asked about but only
+ * trusted_for(2) (or the fallback rule) can refuse it, as it would the
+ * same file as a script; anything else is judged as in
+ * tfi_check_nonfile().
  */
 enum tfi_verdict tfi_check_stdin(int interactive, char *reason, size_t len);
 

@@ -87,11 +87,19 @@ run d "$X/outer.sh"
 expect_denied "trusted script sources untrusted file" "$X/nolib.sh"
 t_eq "trusted script sourcing untrusted file: stops there" "" "$out"
 
-run sh -c "$CLEANENV '$DASH' < '$NX/ok.sh'"
-expect_denied "stdin redirected from a noexec file" "<stdin>" "on a noexec mount"
-run sh -c "$CLEANENV '$DASH' < '$X/nox.sh'"
-expect_denied "stdin redirected from a file without x bit" "<stdin>" \
-	"no execute permission"
+# a file on stdin is interactive input: SECBIT_EXEC_DENY_INTERACTIVE's
+run sh -c "$CLEANENV '$DASH' -s n < '$NX/ok.sh'"
+expect_stdin_file "stdin redirected from a noexec file" 1 0 "script ran n" \
+	"on a noexec mount"
+run sh -c "$CLEANENV '$DASH' -s n < '$X/nox.sh'"
+expect_stdin_file "stdin redirected from a file without x bit" 0 1 \
+	"script ran n" "no execute permission"
+run sh -c "$CLEANENV '$TFRUN' --deny-interactive -- '$DASH' < '$NX/ok.sh'"
+expect_denied "stdin from a noexec file, SECBIT_EXEC_DENY_INTERACTIVE set" \
+	"<stdin>" "on a noexec mount (AT_EXECVE_CHECK, SECBIT_EXEC_DENY_INTERACTIVE is set)"
+run sh -c "$CLEANENV '$TFRUN' --deny-interactive -- '$DASH' -s d < '$X/ok.sh'"
+expect_ran "stdin from an executable file, SECBIT_EXEC_DENY_INTERACTIVE set" \
+	"script ran d"
 
 # code that is not a file (piped stdin, -c): mainline's rule is the
 # securebit SECBIT_EXEC_DENY_INTERACTIVE, inherited, here clear or set

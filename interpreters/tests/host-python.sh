@@ -216,7 +216,11 @@ expect_ran "directory with executable __main__.py" "dir main"
 # --- stdin, -c: code that is not a file ------------------------------------
 needs execve_check "$XC_ONLY"
 run sh -c "$CLEANENV '$PY' -S < '$NX/ok.py'"
-expect_denied "stdin redirected from a noexec file" "<stdin>" "on a noexec mount"
+expect_stdin_file "stdin redirected from a noexec file" 1 0 "main ran" \
+	"on a noexec mount"
+run sh -c "$CLEANENV '$TFRUN' --deny-interactive -- '$PY' -S < '$NX/ok.py'"
+expect_denied "stdin from a noexec file, SECBIT_EXEC_DENY_INTERACTIVE set" \
+	"<stdin>" "on a noexec mount (AT_EXECVE_CHECK, SECBIT_EXEC_DENY_INTERACTIVE is set)"
 run sh -c "echo 'print(6 * 7)' | $CLEANENV '$PY' -S"
 expect_nonfile "piped stdin, SECBIT_EXEC_DENY_INTERACTIVE clear" "<stdin>" "42"
 run sh -c "echo 'print(6 * 7)' | $CLEANENV '$TFRUN' --deny-interactive -- '$PY' -S"

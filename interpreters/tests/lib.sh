@@ -184,6 +184,29 @@ model() {
 	elif [ "${3:-0}" = 1 ] && [ "$P" != 0 ]; then echo deny
 	else echo allow; fi
 }
+# stdin_model NOEXEC_MOUNT NO_X: the verdict on a regular file read from
+# stdin with SECBIT_EXEC_DENY_INTERACTIVE clear.  That is interactive input
+# (check_exec.rst), which SECBIT_EXEC_RESTRICT_FILE does not govern: only
+# trusted_for(2), where the kernel has it, refuses it, as model says for
+# the running fs.trust_policy.
+stdin_model() {
+	if [ -e /proc/sys/fs/trust_policy ]; then
+		P=$(cat /proc/sys/fs/trust_policy) model "$1" "$2"
+	else
+		echo allow
+	fi
+}
+# expect_stdin_file WHAT NOEXEC_MOUNT NO_X OUTPUT REASON: the last run, of
+# such a file on stdin, ran with OUTPUT, or was refused by trusted_for(2)
+# with REASON, as stdin_model says
+expect_stdin_file() {
+	if [ "$(stdin_model "$2" "$3")" = deny ]; then
+		expect_denied "$1, refused by fs.trust_policy" "<stdin>" \
+			"$5 (trusted_for)"
+	else
+		expect_ran "$1, interactive input: SECBIT_EXEC_RESTRICT_FILE does not apply" "$4"
+	fi
+}
 # kexp WHAT FILE NOEXEC_MOUNT NO_X: the kernel follows the policy bits
 kexp() {
 	if [ -n "$SKIPPING" ]; then skip_one "policy $P: $1: kernel verdict per policy bits"; return; fi

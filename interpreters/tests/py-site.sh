@@ -168,12 +168,13 @@ stdin code"
 	same "-i after a script, untrusted PYTHONSTARTUP not read" "$X/in.py" \
 		"${sc}main ran
 stdin code"
-	# -i after a script, stdin a file: checked as that file
+	# -i after a script, stdin a file: interactive input, refused only by
+	# trusted_for(2) (stdin_model)
 	for c in "$NX/st.py:1:0" "$X/stnox.py:0:1"; do
 		sf=${c%%:*}; rest=${c#*:}
 		run sh -c "$CLEANENV PYTHONDONTWRITEBYTECODE=1 '$PY' -i '$X/ok.py' < '$sf'"
-		t_eq "policy $P: -i after a script, stdin from $sf, checked as that file" \
-			"$(model "${rest%:*}" "${rest#*:}")" "$(iv '<stdin>' "${sc}main ran
+		t_eq "policy $P: -i after a script, stdin from $sf, as interactive input" \
+			"$(stdin_model "${rest%:*}" "${rest#*:}")" "$(iv '<stdin>' "${sc}main ran
 startup ran")"
 	done
 	# code that is not a file: $NONFILE, the verdict the caller found for

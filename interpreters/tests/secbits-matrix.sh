@@ -22,6 +22,9 @@
 #    anything that is not a regular file, a pipe among them;
 #  - an interpreter always asks it about the file it interprets, but
 #    enforces the answer only when SECBIT_EXEC_RESTRICT_FILE is set;
+#  - code read on stdin is interactive input, a regular file too, which
+#    SECBIT_EXEC_RESTRICT_FILE does not govern (the bits' table, and
+#    mainline's samples/check-exec/inc.c);
 #  - with SECBIT_EXEC_DENY_INTERACTIVE set it refuses interactive commands
 #    (-c), and code arriving on a descriptor (stdin) unless AT_EXECVE_CHECK
 #    on that descriptor succeeds;
@@ -103,8 +106,7 @@ m_model() {
 	file)
 		if [ "$rf" = 1 ] && [ "$xc" = 1 ]; then echo "deny SECBIT_EXEC_RESTRICT_FILE"; return; fi ;;
 	stdin)
-		if [ "$di" = 1 ] && [ "$xc" = 1 ]; then echo "deny SECBIT_EXEC_DENY_INTERACTIVE"; return; fi
-		if [ "$rf" = 1 ] && [ "$xc" = 1 ]; then echo "deny SECBIT_EXEC_RESTRICT_FILE"; return; fi ;;
+		if [ "$di" = 1 ] && [ "$xc" = 1 ]; then echo "deny SECBIT_EXEC_DENY_INTERACTIVE"; return; fi ;;
 	pipe|cmd)
 		if [ "$di" = 1 ]; then echo "deny SECBIT_EXEC_DENY_INTERACTIVE"; return; fi ;;
 	esac

@@ -31,9 +31,11 @@
 #    any file of a pseudo filesystem (memfd);
 #  - AT_EXECVE_CHECK refuses what execve(2) would, whatever P: a noexec
 #    mount, no x bit, not a regular file (a memfd with an x bit passes);
-#  - a file (the script, or a regular file on stdin, which is then checked
-#    as a file) is refused when trusted_for refuses, or when
+#  - a script is refused when trusted_for refuses, or when
 #    SECBIT_EXEC_RESTRICT_FILE is set and AT_EXECVE_CHECK refuses;
+#  - a regular file on stdin is interactive input, which
+#    SECBIT_EXEC_RESTRICT_FILE does not govern (check_exec.rst): refused
+#    when trusted_for refuses it (as the file);
 #  - with SECBIT_EXEC_DENY_INTERACTIVE set, -c is refused, and stdin only
 #    accepted when AT_EXECVE_CHECK on fd 0 allows it (a pipe never);
 #  - code that is not a file is also refused when trusted_for refuses it.
@@ -112,7 +114,6 @@ combine() {
 	file)
 		[ "$rf" = 0 ] || [ "$3" = allow ] || why="$why|$C_RF" ;;
 	stdin)
-		[ "$rf" = 0 ] || [ "$3" = allow ] || why="$why|$C_RF"
 		[ "$di" = 0 ] || [ "$3" = allow ] || why="$why|$C_DX" ;;
 	pipe)
 		[ "$di" = 0 ] || [ "$3" = allow ] || why="$why|$C_DX" ;;
