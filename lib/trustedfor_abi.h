@@ -66,15 +66,18 @@
  * the trustfor kernel's enforced= field and of its tracepoint's reason
  * (check_exec.rst). @secbits: the caller's securebits; @on_stdin: the call
  * checked descriptor 0 itself (dfd 0, AT_EMPTY_PATH, an empty name), which
- * the kernel takes for code read on standard input. Nothing tells the
- * kernel why a file is checked: under TF_SECBIT_EXEC_DENY_INTERACTIVE alone
- * a check of code read on another descriptor counts as not enforced.
+ * the kernel takes for code read on standard input: interactive input,
+ * governed by TF_SECBIT_EXEC_DENY_INTERACTIVE alone, as in the kernel's
+ * table of the securebits; any other check is of a file, governed by
+ * TF_SECBIT_EXEC_RESTRICT_FILE. Nothing tells the kernel why a file is
+ * checked: under TF_SECBIT_EXEC_DENY_INTERACTIVE alone a check of code
+ * read on another descriptor counts as not enforced.
  */
 static inline int tf_ec_enforced(unsigned int secbits, int on_stdin)
 {
-	if (secbits & TF_SECBIT_EXEC_RESTRICT_FILE)
-		return 1;
-	return on_stdin && (secbits & TF_SECBIT_EXEC_DENY_INTERACTIVE);
+	if (on_stdin)
+		return !!(secbits & TF_SECBIT_EXEC_DENY_INTERACTIVE);
+	return !!(secbits & TF_SECBIT_EXEC_RESTRICT_FILE);
 }
 
 #endif /* TRUSTEDFOR_ABI_H */

@@ -69,7 +69,8 @@ static void test_fd(void **state)
 
 /*
  * enforced= by the kernel's rule (check_exec.rst), each case written out:
- * 0x100 always; 0x400 only for a check of descriptor 0 (RL_EV_STDIN).
+ * a check of descriptor 0 itself (RL_EV_STDIN) under 0x400, any other
+ * under 0x100.
  */
 static void test_enforced(void **state)
 {
@@ -83,7 +84,9 @@ static void test_enforced(void **state)
 		{ 0x400, RL_EV_FD | RL_EV_STDIN, " secbits=0x400 enforced=1 file=fd " },
 		{ 0x400, 0, " secbits=0x400 enforced=0 file=name " },
 		{ 0x100, 0, " secbits=0x100 enforced=1 file=name " },
+		{ 0x100, RL_EV_FD | RL_EV_STDIN, " secbits=0x100 enforced=0 file=fd " },
 		{ 0x500, RL_EV_FD, " secbits=0x500 enforced=1 file=fd " },
+		{ 0x500, RL_EV_FD | RL_EV_STDIN, " secbits=0x500 enforced=1 file=fd " },
 		{ 0x800, RL_EV_FD | RL_EV_STDIN, " secbits=0x800 enforced=0 file=fd " },
 	};
 	struct rl_event e;

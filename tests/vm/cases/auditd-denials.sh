@@ -136,7 +136,7 @@ TD=$D/bin/trusted-dash
 probe_ec=$("$TD" -a execve_check -n 1 "$EC/ok.sh" 2>&1)
 EC_OBS=0 EC_ENF=0
 if [ "$probe_ec" = "allowed 1 denied 0 errors 0 checks 1" ]; then
-	EC_OBS=16 EC_ENF=11 # the probes' refusals below: observed 5+3+2+4+2, enforced 6+2+3
+	EC_OBS=20 EC_ENF=11 # the probes' refusals below: observed 5+3+2+4+2+4, enforced 6+2+3
 	t_eq "execve_check: allowed file, no refusal" "allowed 3 denied 0 errors 0 checks 3" "$("$TD" -a execve_check -n 3 "$EC/ok.sh")"
 	t_eq "observed: file_perm 5" "allowed 0 denied 5 errors 0 checks 5" "$("$TD" -a execve_check -n 5 "$EC/plain.sh")"
 	t_eq "observed: noexec_mount 3" "allowed 0 denied 3 errors 0 checks 3" "$("$TD" -a execve_check -n 3 "$F3")"
@@ -146,13 +146,17 @@ if [ "$probe_ec" = "allowed 1 denied 0 errors 0 checks 1" ]; then
 	t_eq "enforced: file_perm 6" "allowed 0 denied 6 errors 0 checks 6" "$("$TD" -a execve_check -s 0x100 -n 6 "$EC/plain.sh")"
 	t_eq "enforced: write_busy 2" "allowed 0 denied 2 errors 0 checks 2" \
 		"$(sh -c 'exec 7>> "$1"; "$2" -a execve_check -s 0x100 -n 2 "$1"' _ "$EC/busy.sh" "$TD")"
-	# SECBIT_EXEC_DENY_INTERACTIVE (0x400) alone: enforced for code read on
-	# stdin (a check of descriptor 0 itself), observed for a script file
-	# (the probe opens it on a descriptor of its own): check_exec.rst.
+	# Code read on stdin (a check of descriptor 0 itself) is interactive
+	# input: enforced under SECBIT_EXEC_DENY_INTERACTIVE (0x400) alone, and
+	# observed under SECBIT_EXEC_RESTRICT_FILE (0x100) alone; a script file
+	# (the probe opens it on a descriptor of its own) the other way round:
+	# check_exec.rst.
 	t_eq "enforced: stdin under 0x400, file_perm 3" "allowed 0 denied 3 errors 0 checks 3" \
 		"$("$TD" -a execve_check -s 0x400 -n 3 fd:0 < "$EC/plain.sh")"
 	t_eq "observed: a file under 0x400, file_perm 2" "allowed 0 denied 2 errors 0 checks 2" \
 		"$("$TD" -a execve_check -s 0x400 -n 2 "$EC/plain.sh")"
+	t_eq "observed: stdin under 0x100, file_perm 4" "allowed 0 denied 4 errors 0 checks 4" \
+		"$("$TD" -a execve_check -s 0x100 -n 4 fd:0 < "$EC/plain.sh")"
 	t_run "plugin counted K=$K + $((EC_OBS + EC_ENF)) execve_check (saved)" save_until $((K + EC_OBS + EC_ENF)) 60
 	rep=$("$BIN" report --state "$D/audit/state/state.json")
 	t_eq "split by API" \
@@ -166,7 +170,7 @@ if [ "$probe_ec" = "allowed 1 denied 0 errors 0 checks 1" ]; then
 	}
 	t_eq "execve_check rows by reason and enforcement" "execve_check/enforced file_perm 9
 execve_check/enforced write_busy 2
-execve_check/observed file_perm 7
+execve_check/observed file_perm 11
 execve_check/observed noexec_mount 3
 execve_check/observed not_regular 2
 execve_check/observed write_busy 4" "$(printf '%s\n' "$rep" | reason_rows)"
@@ -227,7 +231,7 @@ logn=$("$BIN" report --input "$D"/audit/log/audit.log* | sed -n 's/^Number of de
 t_eq "report from auditd's own log agrees" "$((K + K_EC))" "$logn"
 t_eq "auditd's log holds $K + $K_EC type-1350 records (grep)" "$((K + K_EC))" \
 	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] ')"
-t_eq "of which $K_EC execve_check, $EC_ENF enforced=1, 8 with SECBIT_EXEC_RESTRICT_FILE (grep)" "$K_EC $EC_ENF 8" \
+t_eq "of which $K_EC execve_check, $EC_ENF enforced=1, 12 with SECBIT_EXEC_RESTRICT_FILE (grep)" "$K_EC $EC_ENF 12" \
 	"$(cat "$D"/audit/log/audit.log* | grep -ac '^type=UNKNOWN\[1350\] .* api=execve_check ') $(cat "$D"/audit/log/audit.log* |
 		grep -ac '^type=UNKNOWN\[1350\] .* api=execve_check secbits=0x[0-9a-f]* enforced=1 ') $(cat "$D"/audit/log/audit.log* |
 		grep -aE '^type=UNKNOWN\[1350\] .* api=execve_check secbits=0x[0-9a-f]*[13579bdf][0-9a-f]{2} ' | wc -l)"

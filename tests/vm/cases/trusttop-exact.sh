@@ -196,10 +196,12 @@ lua execve_check 0x100 20 $D/busy.sh busy -w
 python3 execve_check 0 30 $D/nox.txt noperm -
 python3 execve_check 0 80 $D/ok.sh exec -
 perl execve_check 0x400 10 stdin:$D/nox.txt noperm -
-perl execve_check 0x400 5 $D/nox.txt noperm -"
-# (stdin:FILE: FILE on descriptor 0, checked as fd:0: under
-# SECBIT_EXEC_DENY_INTERACTIVE, 0x400, that is code read on stdin, enforced;
-# the same file opened by the probe is not: check_exec.rst)
+perl execve_check 0x400 5 $D/nox.txt noperm -
+perl execve_check 0x100 4 stdin:$D/nox.txt noperm -"
+# (stdin:FILE: FILE on descriptor 0, checked as fd:0: code read on stdin,
+# interactive input, enforced under SECBIT_EXEC_DENY_INTERACTIVE, 0x400,
+# and not under SECBIT_EXEC_RESTRICT_FILE, 0x100, alone; the same file
+# opened by the probe the other way round: check_exec.rst)
 both_workload() {
 	i=0 pids=
 	while read -r exe api bits n file kind fl; do
@@ -253,7 +255,7 @@ t_eq "both: busy file's events, write_busy" 20 \
 # (SECBIT_EXEC_RESTRICT_FILE), perl on stdin too (SECBIT_EXEC_DENY_INTERACTIVE).
 t_eq "both: enforced refusals (lua 50, perl's stdin 10)" 60 \
 	"$(jq -s '[.[].denials[] | select(.api == "execve_check" and .enforced)] | length' "$D/both.json")"
-t_eq "both: not enforced (perl 40 + 5, python3 30)" 75 \
+t_eq "both: not enforced (perl 40 + 5 + stdin 4, python3 30)" 79 \
 	"$(jq -s '[.[].denials[] | select(.api == "execve_check" and .enforced == false)] | length' "$D/both.json")"
 t_eq "both: securebits of the enforced events (0x100, 0x400)" "256,1024" \
 	"$(jq -rs '[.[].denials[] | select(.enforced) | .secbits] | unique | map(tostring) | join(",")' "$D/both.json")"
