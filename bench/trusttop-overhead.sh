@@ -35,7 +35,14 @@
 # usage: [MODE=probe|interp] bench/trusttop-overhead.sh [N] [ROUNDS] [PROCS]
 #   N: checks (probe) or starts of each interpreter (interp) per process;
 #   defaults 200000 (probe) or 200 (interp), 3 rounds, 4 processes
+# shellcheck source-path=SCRIPTDIR source-path=SCRIPTDIR/../tests/lib
 set -u
+. "$(dirname "$0")/interp-starts.sh"
+. "$(dirname "$0")/../tests/lib/mountns.sh"
+. "$(dirname "$0")/../tests/lib/wait.sh"
+. "$(dirname "$0")/../tests/lib/trusttop.sh"
+# trusttop needs tracefs and never mounts it: where none is, a private one
+tt_need_tracefs bash "$0" "$@"
 MODE=${MODE:-probe}
 case $MODE in
 probe) N=${1:-200000} ;;
@@ -73,25 +80,7 @@ trap '[ -n "$TT_PID" ] && kill $TT_PID 2>/dev/null; [ -s "$D/floor.pid" ] && kil
 cp "$WORKLOAD" "$D/tt-bench"
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
 if [ "$MODE" = interp ]; then
-	IB=$(dirname "$B")/interpreters
-	PY=$IB/trusted-python3 DASH=$IB/trusted-dash
-	[ -x "$PY" ] && [ -x "$DASH" ] || {
-		echo "trusttop-overhead: no $PY or $DASH: run 'make -C interpreters' first" >&2; exit 2; }
-	command -v strace > /dev/null || {
-		echo "trusttop-overhead: MODE=interp counts the checks with strace (apt-get install strace)" >&2; exit 2; }
-	printf 'print("py")\n' > "$D/s.py"; printf 'echo sh\n' > "$D/s.sh"
-	chmod 755 "$D/s.py" "$D/s.sh"
-	# checks_per_start CMD...: the checks of a file one start makes,
-	# counted by strace (trusted_for(2) is syscall 451, unnamed there)
-	checks_per_start() {
-		strace -f -qq -o "$D/strace" "$@" > /dev/null 2>&1 || return 1
-		grep -E '(execveat\(.*(AT_EXECVE_CHECK|0x10000)|syscall_0x1c3\()' "$D/strace" |
-			grep -vc 'EBADF' || true
-	}
-	per_py=$(checks_per_start "$PY" "$D/s.py") && per_sh=$(checks_per_start "$DASH" "$D/s.sh") || {
-		echo "trusttop-overhead: an interpreter failed under strace" >&2; exit 2; }
-	per_start=$((per_py + per_sh))
-	[ "$per_start" -gt 0 ] || { echo "trusttop-overhead: strace saw no check" >&2; exit 2; }
+	interp_setup trusttop-overhead "$(dirname "$B")" "$D"
 	goal=1 other="(interp: the goal of issue 26 on either kernel)"
 fi
 bad=0
@@ -111,7 +100,7 @@ run() {
 	t0=$(now)
 	for i in $(seq "$PROCS"); do
 		if [ "$MODE" = interp ]; then
-			( for _ in $(seq "$N"); do "$PY" "$D/s.py"; "$DASH" "$D/s.sh"; done > "$D/w$i.out" 2>&1
+			( interp_loop "$N" "$D" > "$D/w$i.out" 2>&1
 			  rc=$?; times > "$D/w$i.times"; exit $rc ) &
 		else
 			( "$D/tt-bench" -c tt-bench -n "$N" "$D/ok.sh" > "$D/w$i.out" 2>&1
@@ -129,9 +118,8 @@ run() {
 		END { printf "%.3f\n", t }' > "$D/cpu"
 	for i in $(seq "$PROCS"); do
 		if [ "$MODE" = interp ]; then
-			out=$(sort "$D/w$i.out" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')
-			[ "$out" = "$N py, $N sh" ] ||
-				echo "$1: worker $i: '$out', expected '$N py, $N sh'" >> "$D/w-errors"
+			interp_out_ok "$D/w$i.out" "$N" ||
+				echo "$1: worker $i: '$(sort "$D/w$i.out" | uniq -c | tr -s ' \n' ' ')', expected '$N py, $N sh'" >> "$D/w-errors"
 			continue
 		fi
 		out=$(cat "$D/w$i.out")
