@@ -62,6 +62,7 @@ rm -f "$tap_out"
 t_eq "fs.trust_policy restored" 1 "$(cat /proc/sys/fs/trust_policy)"
 t_eq "audit status restored (enabled, no daemon left)" "$audit_before" \
 	"$(auditctl -s | grep -E '^(enabled|pid) ')"
+t_eq "no audit rule left" "No rules" "$(auditctl -l)"
 t_eq "global trusted_for_verdict event still enabled" 1 "$(cat $EV/enable)"
 if grep -qF "$marker" $T/trace; then
 	t_ok "global trace buffer not cleared"
@@ -110,6 +111,7 @@ t_eq "auditd logged the 16 refusals of audit.execve_check_enforced" 16 \
 t_eq "none failed" 0 "$(tap '^not ok')"
 t_eq "plan of 36" 1 "$(tap '^1\.\.36$')"
 t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
+t_eq "no audit rule left beside auditd" "No rules" "$(auditctl -l)"
 t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* execve_check.* 2>/dev/null)"
 kill $auditd_pid
 wait $auditd_pid 2>/dev/null
