@@ -87,7 +87,8 @@ run d "$X/outer.sh"
 expect_denied "trusted script sources untrusted file" "$X/nolib.sh"
 t_eq "trusted script sourcing untrusted file: stops there" "" "$out"
 
-# a file on stdin is interactive input: SECBIT_EXEC_DENY_INTERACTIVE's
+# a file on stdin is interactive input, which SECBIT_EXEC_DENY_INTERACTIVE
+# governs, not SECBIT_EXEC_RESTRICT_FILE (check_exec.rst)
 run sh -c "$CLEANENV '$DASH' -s n < '$NX/ok.sh'"
 expect_stdin_file "stdin redirected from a noexec file" 1 0 "script ran n" \
 	"on a noexec mount"
