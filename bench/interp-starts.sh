@@ -11,7 +11,9 @@
 #   naming NAME when something is missing.
 # interp_loop N DIR: N starts of each; their output ("py", "sh") on stdout.
 # interp_out_ok FILE N: FILE holds the output of interp_loop N, and
-#   nothing else.
+#   nothing else; else prints what it holds ("3 py, 2 sh") and fails.
+# children_cpu FILE...: the CPU seconds (user + system) of the children in
+#   the output of bash's times in each FILE (its second line).
 
 interp_setup() {
 	local name=$1
@@ -44,5 +46,12 @@ interp_loop() {
 }
 
 interp_out_ok() {
-	[ "$(sort "$1" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')" = "$2 py, $2 sh" ]
+	local got
+	got=$(sort "$1" | uniq -c | awk '{ printf "%s%s %s", s, $1, $2; s = ", " }')
+	[ "$got" = "$2 py, $2 sh" ] || { echo "$got"; return 1; }
+}
+
+children_cpu() {
+	awk 'FNR == 2 { for (f = 1; f <= 2; f++) { split($f, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } }
+		END { printf "%.6f\n", t }' "$@"
 }

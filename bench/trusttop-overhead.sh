@@ -112,14 +112,11 @@ run() {
 		wait "${pids[$i]}" || echo "worker $((i + 1)) exited $?" >> "$D/w-errors"
 	done
 	t1=$(now)
-	# bash's times: the children's "XmY.YYYs XmY.YYYs" on the second line
-	cat "$D"/w*.times | awk 'NR % 2 == 0 { for (f = 1; f <= 2; f++) {
-		split($f, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } }
-		END { printf "%.3f\n", t }' > "$D/cpu"
+	children_cpu "$D"/w*.times > "$D/cpu"
 	for i in $(seq "$PROCS"); do
 		if [ "$MODE" = interp ]; then
-			interp_out_ok "$D/w$i.out" "$N" ||
-				echo "$1: worker $i: '$(sort "$D/w$i.out" | uniq -c | tr -s ' \n' ' ')', expected '$N py, $N sh'" >> "$D/w-errors"
+			got=$(interp_out_ok "$D/w$i.out" "$N") ||
+				echo "$1: worker $i: '$got', expected '$N py, $N sh'" >> "$D/w-errors"
 			continue
 		fi
 		out=$(cat "$D/w$i.out")

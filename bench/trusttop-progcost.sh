@@ -85,8 +85,8 @@ if [ "$MODE" = interp ]; then
 	done
 	wait "${pids[@]}"  # not trusttop
 	for i in $(seq "$PROCS"); do
-		interp_out_ok "$D/w$i.out" "$N" || {
-			echo "WRONG COUNT: worker $i printed '$(sort "$D/w$i.out" | uniq -c | tr -s ' \n' ' ')', expected $N py, $N sh" >&2
+		got=$(interp_out_ok "$D/w$i.out" "$N") || {
+			echo "WRONG COUNT: worker $i printed '$got', expected $N py, $N sh" >&2
 			bad=1
 		}
 	done
@@ -124,8 +124,7 @@ fi
 goal="none set (informational)"
 if [ "$MODE" = interp ]; then
 	# bash's times: the children's "XmY.YYYs XmY.YYYs" on the second line
-	cpu=$(cat "$D"/w*.times | awk 'NR % 2 == 0 { for (f = 1; f <= 2; f++) { split($f, p, "m"); sub("s", "", p[2]); t += p[1] * 60 + p[2] } }
-		END { printf "%.6f", t }')
+	cpu=$(children_cpu "$D"/w*.times)
 	progs | awk -v starts=$((2 * N * PROCS)) -v cpu="$cpu" -v tt=$((tt1 - tt0)) '
 		{ bpf += $2 }
 		END {
