@@ -44,6 +44,10 @@ t_eq "the AppArmor-confined would_deny test ran" 1 \
 	"$(grep -cE '^ok [0-9]+ tracepoint\.would_deny_asks_the_lsm$' "$tap_out")"
 t_eq "the AppArmor-confined AT_EXECVE_CHECK test ran" 1 \
 	"$(grep -cE '^ok [0-9]+ global\.execve_check_apparmor_exec_rule$' "$tap_out")"
+# This VM has FUSE and the suite's FUSE server: the check_error test
+# must have run here.
+t_eq "the FUSE check_error test ran" 1 \
+	"$(grep -cE '^ok [0-9]+ audit\.check_errors$' "$tap_out")"
 t_eq "AppArmor is in the LSM stack" 1 \
 	"$(tr , '\n' < /sys/kernel/security/lsm | grep -cx apparmor)"
 rm -f "$tap_out"
@@ -93,23 +97,38 @@ rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'
 t_eq "exit status 0 (passes and skips)" 0 "$rc"
 tap() { printf '%s\n' "$out" | grep -cE "$1"; }
-# 12 audit tests, 11 of which read beside auditd; 5 tracepoint tests and
+# 13 audit tests, 12 of which read beside auditd; 5 tracepoint tests and
 # matrix.reasons in 4 variants.
-t_eq "audit tests passed beside auditd" 11 \
+t_eq "audit tests passed beside auditd" 12 \
 	"$(tap '^ok [0-9]+ audit\.')"
 t_eq "the flood test skipped: it must be the daemon" 1 \
 	"$(tap "^ok [0-9]+ # SKIP an audit daemon is running \\(pid $auditd_pid\\): the test must be the daemon")"
 t_eq "tracefs tests skipped: no tracefs" 9 \
 	"$(tap '^ok [0-9]+ # SKIP no tracefs with the trusted_for events$')"
 t_eq "no other skip" 10 "$(tap '^ok [0-9]+ # SKIP')"
-t_eq "the 26 others passed" 26 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
+t_eq "the 27 others passed" 27 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
 # audit.execve_check_enforced: 4 sets of securebits x 4 ways of naming
 # script.sh, each refused once; auditd logged them all, as the test read
 t_eq "auditd logged the 16 refusals of audit.execve_check_enforced" 16 \
 	"$(cat "$A"/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' |
 		grep -a ' api=execve_check ' | grep -ac '/script\.sh" ')"
+# audit.check_errors: 2 files the FUSE server fails, each checked by
+# AT_EXECVE_CHECK and by trusted_for(2) under policies 0 and 3
+t_eq "auditd logged the 6 check_error records of audit.check_errors" 6 \
+	"$(cat "$A"/log/audit.log* | grep -a '^type=UNKNOWN\[1350\] ' |
+		grep -a ' reason=check_error ' | grep -acE '/(eio|estale)" ')"
+# ... and the plugin's report of that log gives them by interface: the
+# test's checks run with no securebit (observed), trusted_for(2)'s are 4.
+plugin=build/user/auditd-plugin/audisp-trusted-for
+need_build kernel-selftests-degraded "make tools" "$plugin"
+t_eq "the plugin's report: check_error by interface" "execve_check/observed check_error 2
+trusted_for check_error 4" \
+	"$("$plugin" report --input "$A"/log/audit.log* |
+		awk '$0 == "Reason Summary Report" { s = 1; next } s && /^=+$/ { n++; next }
+			s && n == 2 && /^[0-9]+ / { if ($6 == "check_error") print $5, $6, $1; next }
+			s && n == 2 { exit }' | sort)"
 t_eq "none failed" 0 "$(tap '^not ok')"
-t_eq "plan of 36" 1 "$(tap '^1\.\.36$')"
+t_eq "plan of 37" 1 "$(tap '^1\.\.37$')"
 t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
 t_eq "no audit rule left beside auditd" "No rules" "$(auditctl -l)"
 t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* execve_check.* 2>/dev/null)"
