@@ -53,7 +53,8 @@ struct ap_denial {
 	int64_t ms;		/* event time, ms since the epoch */
 	unsigned long serial;
 	const char *node;	/* "" when the record has no node= */
-	char reason[64];	/* canonical reason list, e.g. "noexec_mount,file_perm" */
+	/* canonical reason list, e.g. "noexec_mount,file_perm"; all seven: 71 bytes */
+	char reason[80];
 	char dev[32];		/* "00:1a"; "" when no file was opened (relay, file=name) */
 	unsigned long ino;
 	int policy;		/* -1 for policy=? (execve_check records) */

@@ -108,7 +108,7 @@ struct worker {
 
 /*
  * Room for a range's spool: an entry holds the strings of its line, decoded
- * (never longer), a canonical reason and a device (at most 95 bytes) and
+ * (never longer), a canonical reason and a device (at most 111 bytes) and
  * about 100 bytes of fixed fields and lengths; the shortest line that can be
  * counted has 37 bytes ("type=UNKNOWN[2650] msg=audit(1.1:1): ").  Six
  * times the range is more than enough; the memory is only reserved.

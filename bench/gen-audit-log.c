@@ -42,11 +42,12 @@
  *       Default 0: denials and policy changes only. -m 99: 1 % denials.
  *   -e  one execveat(AT_EXECVE_CHECK) refusal after every E trusted_for
  *       denials (default 0: none), in the layout of issue 11: policy=?,
- *       reason one of the six (write_busy and lsm included), and after res=0
- *       api=execve_check secbits=0x..., the securebits drawn so that some
- *       hold SECBIT_EXEC_RESTRICT_FILE (0x100: enforced) and some not
- *       (observed); with -e the trusted_for records carry api=trusted_for
- *       secbits=0x... too, one in two (the rest: an older kernel's layout)
+ *       reason one of the seven (write_busy, lsm and check_error included),
+ *       and after res=0 api=execve_check secbits=0x..., the securebits drawn
+ *       so that some hold SECBIT_EXEC_RESTRICT_FILE (0x100: enforced) and
+ *       some not (observed); with -e the trusted_for records carry
+ *       api=trusted_for secbits=0x... too, one in two (the rest: an older
+ *       kernel's layout)
  *   -s  PRNG seed (default 1); the output is a function of the options
  * A summary line goes to stderr, and with -m a second one: the number of
  * records written that are neither denials nor policy changes. With -e,
@@ -149,10 +150,10 @@ static const char *const classes[] = { "trusted_for", "execve_check/enforced",
 				       "execve_check/observed" };
 #define NCLASS 3
 static const char *const ec_reasons[] = { "noexec_mount", "file_perm", "not_regular",
-					  "pseudo_fs", "write_busy", "lsm" };
+					  "pseudo_fs", "write_busy", "lsm", "check_error" };
 #define NECR (sizeof(ec_reasons) / sizeof(ec_reasons[0]))
 static const char *const ec_modes[NECR] = { "0100755", "0100644", "0010644",
-					    "0100444", "0100755", "0100755" };
+					    "0100444", "0100755", "0100755", "0100755" };
 /* securebits of the callers: 0x100 (RESTRICT_FILE) with or without its lock
  * and DENY_INTERACTIVE, or without it
  */

@@ -20,6 +20,7 @@ static const char *const reason_names[TF_REASON_COUNT] = {
 	"pseudo_fs",	/* TF_REASON_PSEUDO_FS */
 	"write_busy",	/* TF_REASON_WRITE_BUSY */
 	"lsm",		/* TF_REASON_LSM */
+	"check_error",	/* TF_REASON_CHECK_ERROR */
 };
 
 bool tf_kernel_has_trusted_for(void)

@@ -39,8 +39,17 @@
 /* Only for execveat(AT_EXECVE_CHECK) refusals on the patched kernel: */
 #define TF_REASON_WRITE_BUSY 0x10u /* ETXTBSY: the file is open for writing */
 #define TF_REASON_LSM 0x20u	   /* an LSM refused the exec credentials */
-#define TF_REASON_ALL 0x3fu
-#define TF_REASON_COUNT 6
+/*
+ * Both interfaces, patched kernel: the check itself failed with an error
+ * that is not a refusal (the filesystem's permission or open method
+ * returned EIO, ESTALE...: a FUSE server, NFS).  The file could not be
+ * checked, and a caller that honours the check refuses it; the call
+ * returns that error, not EACCES.  Never in trusted_for_verdict's
+ * would_deny, which does not ask the filesystem.
+ */
+#define TF_REASON_CHECK_ERROR 0x40u
+#define TF_REASON_ALL 0x7fu
+#define TF_REASON_COUNT 7
 
 /* Mainline's execveat(2) flag (uapi/linux/fcntl.h since 6.14). */
 #ifndef AT_EXECVE_CHECK

@@ -10,7 +10,7 @@
  */
 _Static_assert(TT_NREASON - 1 == TF_REASON_COUNT, "a slot per reason bit + other");
 _Static_assert(TT_REASON_OTHER == TF_REASON_COUNT, "other after the bits");
-_Static_assert(TF_REASON_ALL == (1u << TF_REASON_COUNT) - 1, "reason bits 0..5");
+_Static_assert(TF_REASON_ALL == (1u << TF_REASON_COUNT) - 1, "reason bits 0..6");
 _Static_assert(TT_SRC_TRUSTED_FOR == (int)TF_BACKEND_TRUSTED_FOR,
 	       "tt_source = tf_backend");
 _Static_assert(TT_SRC_EXECVE_CHECK == (int)TF_BACKEND_EXECVE_CHECK,

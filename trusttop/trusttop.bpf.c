@@ -186,6 +186,8 @@ static __always_inline int reason_slot_add(struct tt_counts *c, __u32 bits,
 		__sync_fetch_and_add(&slots[4], 1);
 	if (bits & TF_REASON_LSM)
 		__sync_fetch_and_add(&slots[5], 1);
+	if (bits & TF_REASON_CHECK_ERROR)
+		__sync_fetch_and_add(&slots[6], 1);
 	if (!would && !(bits & TF_REASON_ALL))
 		__sync_fetch_and_add(&slots[TT_REASON_OTHER], 1);
 	return 0;
@@ -369,12 +371,15 @@ struct tt_verdict {
 
 /* A refusal of the file, as opposed to an error: trusted_for(2) refuses
  * with EACCES (EPERM from an LSM); AT_EXECVE_CHECK as execve(2) would,
- * which adds ETXTBSY (the file is open for writing).
+ * which adds ETXTBSY (the file is open for writing).  The patched kernel
+ * also refuses a file it could not check, with the filesystem's error
+ * (EIO, ESTALE...): its reason says so (check_error).
  */
 static __always_inline bool refusal(const struct tt_verdict *vd)
 {
 	return vd->ret == -EACCES || vd->ret == -EPERM ||
-	       (vd->source == TT_SRC_EXECVE_CHECK && vd->ret == -ETXTBSY);
+	       (vd->source == TT_SRC_EXECVE_CHECK && vd->ret == -ETXTBSY) ||
+	       (vd->ret && (vd->reason & TF_REASON_CHECK_ERROR));
 }
 
 /*
@@ -511,7 +516,9 @@ int BPF_PROG(tf_verdict_btf, struct file *file, int usage, int policy,
  * when the caller's securebits make it enforce the verdict (the kernel's
  * rule, tf_ec_enforced()), @would_deny always.  trusttop counts what the
  * kernel refused, as on mainline: the reasons are @would_deny's, and the
- * event carries the securebits and whether the caller enforced.
+ * event carries the securebits and whether the caller enforced.  An open
+ * that failed with another error (EIO, ESTALE...) is a refusal too, with
+ * the reason check_error (refusal()).
  */
 SEC("tp_btf/execve_check_verdict")
 int BPF_PROG(ec_verdict_btf, const struct path *path, const struct inode *inode,

@@ -11,12 +11,12 @@
 #define TT_NAME_LEN 48	  /* one path component in an event */
 #define TT_PATH_DEPTH 6	  /* components kept, innermost first */
 
-/* Deny-reason slots: the 6 reason bits (TF_REASON_*: noexec_mount,
- * file_perm, not_regular, pseudo_fs, write_busy, lsm), then "other" (a
- * refusal with no known bit).
+/* Deny-reason slots: the 7 reason bits (TF_REASON_*: noexec_mount,
+ * file_perm, not_regular, pseudo_fs, write_busy, lsm, check_error), then
+ * "other" (a refusal with no known bit).
  */
-#define TT_NREASON 7
-#define TT_REASON_OTHER 6
+#define TT_NREASON 8
+#define TT_REASON_OTHER 7
 
 /* Which kernel interface a verdict came from (rows and events). */
 enum tt_source {

@@ -62,7 +62,7 @@ split() { sed -n 's/^split //p' "$W/count" | grep "^${1:-}" | sort; }
 echo "# generator: trusted_for $T, execve_check enforced $E, observed $O"
 t_eq "the generator wrote every class (sanity)" "yes yes yes" \
 	"$([ "${T:-0}" -gt 0 ] && echo yes) $([ "${E:-0}" -gt 0 ] && echo yes) $([ "${O:-0}" -gt 0 ] && echo yes)"
-t_eq "the generator wrote all six reasons for each execve_check class" "6 6" \
+t_eq "the generator wrote all seven reasons for each execve_check class" "7 7" \
 	"$(split execve_check/enforced | wc -l) $(split execve_check/observed | wc -l)"
 t_eq "1350 records in the log: trusted_for + execve_check (grep)" "$((T + E + O))" \
 	"$(grep -ac 'type=UNKNOWN\[1350\]' "$W/g.log")"

@@ -837,6 +837,39 @@ static uint64_t all_hits(const struct ap_agg *a, enum ap_dim d, const char *key)
 }
 
 /*
+ * check_error (0x40): the kernel refused a file it could not check (the
+ * filesystem's permission or open method failed: EIO, ESTALE...), in either
+ * interface. Counted under that name in its class, as any reason; a list
+ * written in another order is counted in the bit order, and the longest
+ * list (all seven names, 71 bytes) whole.
+ */
+#define ALL_REASONS "noexec_mount,file_perm,not_regular,pseudo_fs,write_busy,lsm,check_error"
+
+static void test_check_error_reason(void **s)
+{
+	struct ap_agg a;
+
+	(void)s;
+	feed_text(&a,
+		  EC_REC(1, "?", "check_error", " api=execve_check secbits=0x100 enforced=1")
+		  EC_REC(2, "?", "check_error", " api=execve_check secbits=0x0 enforced=0")
+		  EC_REC(3, "3", "check_error", " api=trusted_for secbits=0x0 enforced=?")
+		  EC_REC(4, "3", "check_error,noexec_mount", " api=trusted_for secbits=0x0 enforced=?")
+		  EC_REC(5, "?", ALL_REASONS, " api=execve_check secbits=0x500 enforced=1"));
+	assert_int_equal(a.denials, 5);
+	assert_int_equal(a.malformed, 0);
+	assert_int_equal(class_hits(&a, AP_API_EC_ENFORCED, AP_DIM_REASON, "check_error"), 1);
+	assert_int_equal(class_hits(&a, AP_API_EC_OBSERVED, AP_DIM_REASON, "check_error"), 1);
+	assert_int_equal(class_hits(&a, AP_API_TRUSTED_FOR, AP_DIM_REASON, "check_error"), 1);
+	assert_int_equal(class_hits(&a, AP_API_TRUSTED_FOR, AP_DIM_REASON,
+				    "noexec_mount,check_error"), 1);
+	assert_int_equal(all_hits(&a, AP_DIM_REASON, "check_error,noexec_mount"), 0);
+	assert_int_equal(class_hits(&a, AP_API_EC_ENFORCED, AP_DIM_REASON, ALL_REASONS), 1);
+	assert_int_equal(all_hits(&a, AP_DIM_REASON, "check_error"), 3);
+	ap_agg_free(&a);
+}
+
+/*
  * trustfor-relay's type 2650 records beside the kernel's 1350 ones
  * (auditd-plugin/tests/data/README.md; every count below by hand from the
  * fixture's records R1..R9, K1..K3, L1, L2, M1..M5). The relay's fields
@@ -1176,6 +1209,7 @@ int main(void)
 		cmocka_unit_test(test_enforced_field),
 		cmocka_unit_test(test_execve_check_fixture),
 		cmocka_unit_test(test_vm_captured_ec),
+		cmocka_unit_test(test_check_error_reason),
 		cmocka_unit_test(test_relay_fixture),
 		cmocka_unit_test(test_relay_filter),
 		cmocka_unit_test(test_relay_appended_fields),

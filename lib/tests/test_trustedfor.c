@@ -102,9 +102,17 @@ static void test_reason_str(void **state)
 						  TF_REASON_FILE_PERM,
 					  buf, sizeof(buf)),
 			    "noexec_mount,file_perm");
-	assert_string_equal(tf_reason_str(TF_REASON_PSEUDO_FS | 0x40, buf,
+	assert_string_equal(tf_reason_str(TF_REASON_PSEUDO_FS | 0x80, buf,
 					  sizeof(buf)),
-			    "pseudo_fs,0x40");
+			    "pseudo_fs,0x80");
+	/* The kernel's reason for a check that failed with EIO, ESTALE... */
+	assert_string_equal(tf_reason_str(TF_REASON_CHECK_ERROR, buf,
+					  sizeof(buf)),
+			    "check_error");
+	assert_string_equal(tf_reason_str(TF_REASON_NOEXEC_MOUNT |
+						  TF_REASON_CHECK_ERROR | 0x100,
+					  buf, sizeof(buf)),
+			    "noexec_mount,check_error,0x100");
 	/* Truncation never overflows and stays terminated. */
 	assert_string_equal(tf_reason_str(TF_REASON_ALL, buf, 8), "noexec_");
 	/*
@@ -139,7 +147,7 @@ static void test_reason_str(void **state)
 static void test_reason_parse(void **state)
 {
 	unsigned int r;
-	char buf[64];
+	char buf[128];
 
 	(void)state;
 	for (unsigned int m = 0; m <= TF_REASON_ALL; m++) {
@@ -152,12 +160,25 @@ static void test_reason_parse(void **state)
 	assert_int_equal(tf_reason_parse("file_perm,bogus", &r), -1);
 	assert_int_equal(errno, EINVAL);
 	assert_int_equal(tf_reason_parse("file_per", &r), -1);
-	assert_null(tf_reason_name(0x40));
+	assert_null(tf_reason_name(0x80));
 	assert_string_equal(tf_reason_name(TF_REASON_NOT_REGULAR),
 			    "not_regular");
 	/* The names of the kernel's AT_EXECVE_CHECK reasons (patch 8). */
 	assert_string_equal(tf_reason_name(TF_REASON_WRITE_BUSY), "write_busy");
 	assert_string_equal(tf_reason_name(TF_REASON_LSM), "lsm");
+	/* A check that failed with an error (EIO...), both interfaces (patch 16). */
+	assert_string_equal(tf_reason_name(TF_REASON_CHECK_ERROR), "check_error");
+	assert_int_equal(tf_reason_parse("check_error", &r), 0);
+	assert_int_equal(r, TF_REASON_CHECK_ERROR);
+	assert_int_equal(tf_reason_parse("file_perm,check_error", &r), 0);
+	assert_int_equal(r, TF_REASON_FILE_PERM | TF_REASON_CHECK_ERROR);
+	assert_int_equal(tf_reason_parse("check_errors", &r), -1);
+	/* Every name once: the longest list, back and forth. */
+	assert_string_equal(tf_reason_str(TF_REASON_ALL, buf, sizeof(buf)),
+			    "noexec_mount,file_perm,not_regular,pseudo_fs,"
+			    "write_busy,lsm,check_error");
+	assert_int_equal(tf_reason_parse(buf, &r), 0);
+	assert_int_equal(r, TF_REASON_ALL);
 }
 
 /*

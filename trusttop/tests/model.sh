@@ -10,7 +10,7 @@
 
 # Reason bits (lib/trustedfor.h) and trusttop's slot names, in slot order.
 TT_NOEXEC=1 TT_PERM=2 TT_NOTREG=4 TT_PSEUDO=8 TT_BUSY=16
-TT_BITS="1 2 4 8 16 32"
+TT_BITS="1 2 4 8 16 32 64"
 
 # tt_tracefs: trusttop does not mount tracefs (trusttop.8); where it is not
 # mounted, the calling suite runs again in a private mount namespace that
@@ -117,7 +117,7 @@ tt_tf_static() {
 # Expected figures of one row (interpreter), added up file by file:
 #   row_reset; row_add BACKEND POLICY KIND COUNT...
 # E_ALLOWED E_DENIED E_WOULD E_EVENTS (denials + would-deny events),
-# E_D1 E_D2 E_D4 .. E_D32 (denials per reason bit), E_W1.. (would-deny),
+# E_D1 E_D2 E_D4 .. E_D64 (denials per reason bit), E_W1.. (would-deny),
 # E_LAST (kind of the last denied file, empty when none).
 row_reset() {
 	E_ALLOWED=0 E_DENIED=0 E_WOULD=0 E_EVENTS=0 E_LAST=
@@ -140,7 +140,8 @@ row_add() {
 	return 0
 }
 # row_top: the most frequent deny reason (ties: the first in slot order
-# noexec_mount, file_perm, not_regular, pseudo_fs, write_busy, lsm), "-"
+# noexec_mount, file_perm, not_regular, pseudo_fs, write_busy, lsm,
+# check_error), "-"
 # when none denied.
 row_top() {
 	best=- max=0
@@ -155,6 +156,7 @@ tt_reason_name() {
 	1) echo noexec_mount ;; 2) echo file_perm ;;
 	4) echo not_regular ;; 8) echo pseudo_fs ;;
 	16) echo write_busy ;; 32) echo lsm ;;
+	64) echo check_error ;;
 	esac
 }
 # row_pct: deny% with one decimal, as trusttop prints it.

@@ -4,6 +4,7 @@
  * Longer than 400 lines: one binary for trusttop's user-space model, whose
  * cases share the same tables and helpers.
  */
+#include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 #include <json-c/json.h>
 #include "app.h"
 #include "backend.h"
+#include "trustedfor.h"
 
 static struct tt_key key(const char *exe, const char *comm, uint32_t uid)
 {
@@ -117,6 +119,8 @@ static void test_deny_pct_and_top_reason(void **state)
 	assert_string_equal(tt_reason_slot_name(TT_REASON_OTHER), "other");
 	assert_string_equal(tt_reason_slot_name(4), "write_busy");
 	assert_string_equal(tt_reason_slot_name(5), "lsm");
+	assert_string_equal(tt_reason_slot_name(6), "check_error");
+	assert_string_equal(tt_reason_slot_name(TT_NREASON), "-");
 }
 
 static void test_totals(void **state)
@@ -463,6 +467,87 @@ static void test_hostile_json(void **state)
 	tt_table_free(&a.interp);
 }
 
+/*
+ * check_error, the kernel's reason for a check that failed with an error
+ * (EIO, ESTALE...): its own slot before "other", in the batch view, in
+ * --json's reason counts (deny_reasons has "other", would_deny_reasons
+ * not) and in a denial's reason. Expected values written by hand.
+ */
+static void test_check_error_reason(void **state)
+{
+	static struct tt_app a;
+	struct tt_key k = key("fuse-py", "python3", 0);
+	struct tt_counts c = counts(1, 3);
+	json_object *root, *o, *reasons, *arr, *v;
+	struct tt_recent *ev;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	memset(&a, 0, sizeof(a));
+	a.uid = -1;
+	a.backend = "trusted_for";
+	a.policy = 3;
+	snprintf(a.kernel, sizeof(a.kernel), "6.1");
+	c.reason[1] = 0;
+	c.reason[6] = 2;
+	c.reason[TT_REASON_OTHER] = 1;
+	c.would_reason[1] = 4;
+	tt_table_init(&a.interp);
+	tt_table_begin(&a.interp);
+	assert_non_null(tt_table_set(&a.interp, &k, &c));
+	tt_table_tick(&a.interp, 1.0);
+	a.total = c;
+	push(&a, "python3", 0, "/mnt/fuse/a.py");
+	ev = &a.recent[0];
+	ev->ev.flags = TT_EV_DENIED;
+	ev->ev.ret = -EIO;
+	ev->ev.reason = TF_REASON_CHECK_ERROR;
+	ev->ev.source = TT_SRC_TRUSTED_FOR;
+
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	tt_print_batch(&a, f);
+	fclose(f);
+	assert_non_null(strstr(text, "\nDenied: noexec_mount=0 file_perm=0 not_regular=0 "
+				     "pseudo_fs=0 write_busy=0 lsm=0 check_error=2 other=1\n"));
+	assert_non_null(strstr(text, "\nWould-deny: noexec_mount=0 file_perm=4 "
+				     "not_regular=0 pseudo_fs=0 write_busy=0 lsm=0 "
+				     "check_error=0 other=0\n"));
+	free(text);
+
+	text = NULL;
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	assert_int_equal(tt_print_json(&a, f), 0);
+	fclose(f);
+	root = json_tokener_parse(text);
+	assert_non_null(root);
+	assert_true(json_object_object_get_ex(root, "totals", &o));
+	assert_true(json_object_object_get_ex(o, "deny_reasons", &reasons));
+	assert_int_equal(json_object_object_length(reasons), TT_NREASON);
+	assert_string_equal(jfield(reasons, "check_error"), "2");
+	assert_string_equal(jfield(reasons, "other"), "1");
+	assert_true(json_object_object_get_ex(o, "would_deny_reasons", &reasons));
+	assert_int_equal(json_object_object_length(reasons), TT_NREASON - 1);
+	assert_string_equal(jfield(reasons, "check_error"), "0");
+	assert_false(json_object_object_get_ex(reasons, "other", &v));
+	assert_true(json_object_object_get_ex(root, "interpreters", &arr));
+	assert_int_equal(json_object_array_length(arr), 1);
+	o = json_object_array_get_idx(arr, 0);
+	assert_string_equal(jfield(o, "top_reason"), "check_error");
+	assert_true(json_object_object_get_ex(root, "denials", &arr));
+	assert_int_equal(json_object_array_length(arr), 1);
+	o = json_object_array_get_idx(arr, 0);
+	assert_string_equal(jfield(o, "reason"), "check_error");
+	assert_string_equal(jfield(o, "would_deny"), "-");
+	assert_string_equal(jfield(o, "ret"), "-5");
+	json_object_put(root);
+	free(text);
+	tt_table_free(&a.interp);
+}
+
 /* Map entries of one row (one name, several executables: struct tt_bkey)
  * add up within a read; the next read starts again from them.
  */
@@ -645,6 +730,7 @@ int main(void)
 		cmocka_unit_test(test_fmt_count),
 		cmocka_unit_test(test_shown_ring),
 		cmocka_unit_test(test_hostile_json),
+		cmocka_unit_test(test_check_error_reason),
 		cmocka_unit_test(test_many_rows_linear),
 		cmocka_unit_test(test_add_entries),
 		cmocka_unit_test(test_exe_names),

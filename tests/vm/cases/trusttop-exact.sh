@@ -21,8 +21,14 @@ WORKLOAD=$(dirname "$B")/tests/probe/probe
 need_build "$SUITE" "make -C trusttop" "$TRUSTTOP" "$WORKLOAD"
 
 D=$(mktemp -d /tmp/trusttop-vm.XXXXXX)
+FUSE_PID=
 cleanup() {
 	[ -n "$TT_PID" ] && kill "$TT_PID" 2>/dev/null
+	if [ -n "$FUSE_PID" ]; then
+		umount -l "$D/fuse"
+		kill "$FUSE_PID" 2>/dev/null
+		wait "$FUSE_PID" 2>/dev/null
+	fi
 	rm -rf "$D"
 }
 fx_at_exit cleanup
@@ -292,5 +298,33 @@ t_eq "execve_check-tp: write_busy" "$E_D16" "$(j .totals.deny_reasons.write_busy
 ino=$(stat -c %i "$D/busy.sh")
 t_eq "execve_check-tp: busy file's events, as dev/ino" 20 \
 	"$(jq -s --arg i "$ino" '[.[].denials[] | select(.reason == "write_busy" and (.file | test("^dev [0-9]+:[0-9]+ ino " + $i + "$")))] | length' "$D/ectp.json")"
+
+
+# Files that the filesystem fails to check: the selftests' FUSE server
+# (fuse_error_fs.c) fails the permission checks of eio and estale with
+# EIO and ESTALE.  The kernel refuses them with that error and the reason
+# check_error (patch 16); trusttop must count refusals with that reason,
+# not errors of the call, and the events must carry the error.  The probes
+# see errors: the interpreters' view.
+FUSE_SRV=build/kernel/selftests/fuse_error_fs
+need_build "$SUITE" "make kernel" "$FUSE_SRV"
+mkdir "$D/fuse"
+"$FUSE_SRV" "$D/fuse" &
+FUSE_PID=$!
+t_run "check_error: the FUSE server answers" wait_for 10 test -e "$D/fuse/ok"
+echo 3 > /proc/sys/fs/trust_policy
+if tt_start "$D/ce.json" "$D/err" 120 --json -d 0.5; then t_ok "check_error: started"; else
+	t_fail "check_error: produced nothing: $(cat "$D/err")"; fi
+t_eq "check_error: perl's 3 checks of eio fail" "allowed 0 denied 0 errors 3 checks 3" \
+	"$("$D/perl" -c perl -a execve_check -s 0 -n 3 "$D/fuse/eio")"
+t_eq "check_error: python3's 2 trusted_for(2) of estale fail" "allowed 0 denied 0 errors 2 checks 2" \
+	"$("$D/python3" -c python3 -a trusted_for -s 0 -n 2 "$D/fuse/estale")"
+tt_stop; rc=$?
+t_eq "check_error: exit status" 0 "$rc"
+tail -n 1 "$D/ce.json" > "$D/last.json"
+t_eq "check_error: checks, denied, check_error, errors" "5 5 5 0" \
+	"$(j '.totals | "\(.checks) \(.denied) \(.deny_reasons.check_error) \(.errors)"')"
+t_eq "check_error: the events' errors (EIO 3, ESTALE 2)" "-116 -116 -5 -5 -5" \
+	"$(jq -s -r '[.[].denials[] | select(.reason == "check_error") | .ret] | sort | map(tostring) | join(" ")' "$D/ce.json")"
 
 t_done "$SUITE"
