@@ -7,7 +7,7 @@
 # the log by this script (checked against the generator's own tally),
 # never the plugin's. Checked: the text
 # report, --api, --json, --metrics, and the plugin's state across a restart.
-# usage: TF_BIN=path/to/audisp-trusted-for sh api-split.sh
+# usage: TF_BIN=path/to/audisp-trusted-for TF_GEN=path/to/gen-audit-log sh api-split.sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/assert.sh"
 . "$TOP/tests/lib/wait.sh"
@@ -19,11 +19,10 @@ PID=
 trap '[ -n "$PID" ] && kill $PID 2>/dev/null; rm -rf "$W"' EXIT
 export TZ=UTC LC_ALL=C
 
-GEN=$W/gen-audit-log
-if ! cc -std=c11 -O2 -Wall -Wextra -Werror -o "$GEN" "$TOP/bench/gen-audit-log.c" 2> "$W/cc.err"; then
-	t_fail "bench/gen-audit-log.c does not build: $(head -3 "$W/cc.err")"
-	t_done "$SUITE"; exit 1
-fi
+# bench/gen-audit-log.c, built by make -C auditd-plugin check
+GEN=${TF_GEN:-$TOP/build/user/auditd-plugin/tests/gen-audit-log}
+. "$TOP/tests/lib/build.sh"
+need_build "$SUITE" "make -C auditd-plugin check" "$GEN"
 # 3000 trusted_for denials on 2 nodes inside a mixed log (ordinary events,
 # some denials inside syscall-rule events), one AT_EXECVE_CHECK refusal after
 # every 4 of them.

@@ -10,7 +10,7 @@
 # cut across files, a file without its last newline, a line longer than
 # the parser takes at a split point.  That the work was split is checked
 # on the processes strace sees.
-# usage: TF_BIN=path/to/audisp-trusted-for sh split.sh
+# usage: TF_BIN=path/to/audisp-trusted-for TF_GEN=path/to/gen-audit-log sh split.sh
 TOP=$(cd "$(dirname "$0")/../.." && pwd)
 . "$TOP/tests/lib/assert.sh"
 SUITE=auditd-plugin-split
@@ -19,11 +19,10 @@ W=$(mktemp -d /tmp/tf-split.XXXXXX)
 trap 'rm -rf "$W"' EXIT
 export TZ=UTC LC_ALL=C
 
-GEN=$W/gen-audit-log
-if ! cc -std=c11 -O2 -Wall -Wextra -Werror -o "$GEN" "$TOP/bench/gen-audit-log.c" 2> "$W/cc.err"; then
-	t_fail "bench/gen-audit-log.c does not build: $(head -3 "$W/cc.err")"
-	t_done "$SUITE"; exit 1
-fi
+# bench/gen-audit-log.c, built by make -C auditd-plugin check
+GEN=${TF_GEN:-$TOP/build/user/auditd-plugin/tests/gen-audit-log}
+. "$TOP/tests/lib/build.sh"
+need_build "$SUITE" "make -C auditd-plugin check" "$GEN"
 
 # same NAME ARGS...: the report with ARGS, --jobs 1 against 2, 3 and 7
 # (stdout and exit status), one check.
