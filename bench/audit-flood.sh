@@ -97,10 +97,7 @@ echo "flood: $issued refusals by uid $(id -u nobody) in $ms ms ($((issued * 1000
 
 # Every record the kernel queued before the marker is in the log once the
 # marker is (the kernel sends them in order).
-mark="tf-flood-done $$"
-auditctl -m "$mark"
-in_log() { grep -aqF "$mark" "$D"/audit/log/audit.log*; }
-wait_for 600 in_log || echo "# the marker was not logged within 600 s"
+auditd_marker_wait "$D/audit/log" 600 || echo "# the marker was not logged within 600 s"
 lost1=$(status lost)
 wait1=$(status backlog_wait_time_actual)
 echo "kernel lost counter $lost0 -> $lost1; backlog_wait_time_actual $wait0 -> $wait1"

@@ -11,7 +11,17 @@
 #   plugins.d, as the package installs it (format = string, always).
 # auditd_registered: the kernel's audit daemon is $AUDITD_PID.
 # auditd_kill: SIGTERM to $AUDITD_PID when set (for fx_at_exit).
+# auditd_marker_wait LOGDIR SECONDS: a record of its own (auditctl -m),
+#   and the wait until auditd wrote it in LOGDIR/audit.log*: the kernel
+#   sends its records in order, so every record it queued before is there
+#   then.  1 when auditctl fails or SECONDS pass first.
 AUDITD_PID=
+auditd__logged() { cat "$1"/audit.log* 2> /dev/null | grep -aqF "$2"; }
+auditd_marker_wait() {
+	_amw_m="trustfor marker $$ $(date +%s%N)"
+	auditctl -m "$_amw_m" 2> /dev/null &&
+		wait_for "$2" auditd__logged "$1" "$_amw_m"
+}
 auditd_conf() {
 	_ac_dir=$1 _ac_fmt=$2
 	shift 2
