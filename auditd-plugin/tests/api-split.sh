@@ -68,12 +68,8 @@ t_eq "1350 records in the log: trusted_for + execve_check (grep)" "$((T + E + O)
 t_eq "execve_check records have policy=? (grep)" "$((E + O))" \
 	"$(grep -a 'type=UNKNOWN\[1350\]' "$W/g.log" | grep -a ' policy=? ' | grep -ac ' api=execve_check ')"
 
-# rows "API NAME COUNT" of one table of a text report, sorted
-rows() { # rows TITLE < report
-	awk -v t="$1" '$0 == t { s = 1; next } s && /^=+$/ { n++; next }
-		s && n == 2 && /^[0-9]+ / { print $5, $6, $1; next }
-		s && n == 2 { exit }' | sort
-}
+# report_rows TITLE: rows "API NAME COUNT" of one table of a text report, sorted
+. "$TOP/tests/lib/report.sh"
 
 # ---- the text report ----
 out=$("$BIN" report --input "$W/g.log"); rc=$?
@@ -84,7 +80,7 @@ t_eq "denials by API, execve_check by enforcement" \
 	"Denials by API: trusted_for $T, execve_check $((E + O)) (enforced $E, observed only $O)" \
 	"$(printf '%s\n' "$out" | grep '^Denials by API:')"
 t_eq "reason table: one row per API and reason = the generator's split" "$(split)" \
-	"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+	"$(printf '%s\n' "$out" | report_rows 'Reason Summary Report')"
 t_eq "no malformed record (policy=? parsed)" "Number of malformed records skipped: 0" \
 	"$(printf '%s\n' "$out" | grep '^Number of malformed')"
 # (the 7 tables of the default report all have observed rows)
@@ -92,7 +88,7 @@ t_eq "the observed rows are explained, under each table" 7 \
 	"$(printf '%s\n' "$out" | grep -c '^# execve_check/observed: .*would be refused if SECBIT_EXEC_RESTRICT_FILE were set$')"
 # the node table adds up per API to the classes
 t_eq "node table: per API totals" "execve_check/enforced $E execve_check/observed $O trusted_for $T" \
-	"$(printf '%s\n' "$out" | rows 'Host Summary Report' |
+	"$(printf '%s\n' "$out" | report_rows 'Host Summary Report' |
 		awk '{ n[$1] += $3 } END { for (k in n) print k, n[k] }' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # ---- --api ----
@@ -109,7 +105,7 @@ for sel in trusted_for execve_check execve_check/enforced execve_check/observed 
 	t_eq "--api $sel: number of denials" "Number of denials: $want" \
 		"$(printf '%s\n' "$out" | grep '^Number of denials:')"
 	t_eq "--api $sel: reason rows = the generator's split of that API" "$(split "$pat")" \
-		"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+		"$(printf '%s\n' "$out" | report_rows 'Reason Summary Report')"
 done
 "$BIN" report --input "$W/g.log" --api execveat > /dev/null 2> "$W/e"; rc=$?
 t_eq "--api unknown: exit 2, one line" "2 1" "$rc $(wc -l < "$W/e")"
@@ -181,7 +177,7 @@ t_eq "plugin state: denials by API" \
 	"Denials by API: trusted_for $T, execve_check $((E + O)) (enforced $E, observed only $O)" \
 	"$(printf '%s\n' "$out" | grep '^Denials by API:')"
 t_eq "plugin state: reason rows = the generator's split" "$(split)" \
-	"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+	"$(printf '%s\n' "$out" | report_rows 'Reason Summary Report')"
 t_eq "plugin metrics file: same split" "$(split)" "$(msplit "$W/audisp-trusted-for.prom")"
 t_eq "state file version 3" 1 "$(grep -c '"version":3' "$W/st/state.json")"
 run_plugin
@@ -190,7 +186,7 @@ out=$("$BIN" report --state "$W/st/state.json" --table reason --api execve_check
 t_eq "after a restart: counts go on per class (--api on the state)" "Number of denials: $((2 * O))" \
 	"$(printf '%s\n' "$out" | grep '^Number of denials:')"
 t_eq "after a restart: observed rows doubled" "$(double execve_check/observed)" \
-	"$(printf '%s\n' "$out" | rows 'Reason Summary Report')"
+	"$(printf '%s\n' "$out" | report_rows 'Reason Summary Report')"
 t_eq "after a restart: metrics doubled" "$(double)" "$(msplit "$W/audisp-trusted-for.prom")"
 
 # ---- a trusted_for-only log: no execve_check row, the split says 0 ----

@@ -10,6 +10,7 @@
 # (execve_check enforced / observed), by reason, beside the trusted_for ones.
 SUITE=auditd-vm-denials
 . auditd-plugin/tests/vm-common.inc
+. tests/lib/report.sh
 need
 
 D=$(mktemp -d /tmp/tf-auditd.XXXXXX)
@@ -162,12 +163,8 @@ if [ "$probe_ec" = "allowed 1 denied 0 errors 0 checks 1" ]; then
 	t_eq "split by API" \
 		"Denials by API: trusted_for $K, execve_check $((EC_OBS + EC_ENF)) (enforced $EC_ENF, observed only $EC_OBS)" \
 		"$(printf '%s\n' "$rep" | grep '^Denials by API:')"
-	# "API reason count" rows of the reason table
-	reason_rows() {
-		awk '$0 == "Reason Summary Report" { s = 1; next } s && /^=+$/ { n++; next }
-			s && n == 2 && /^[0-9]+ / { if ($5 ~ /^execve_check/) print $5, $6, $1; next }
-			s && n == 2 { exit }' | sort
-	}
+	# "API reason count" rows of the reason table, execve_check's
+	reason_rows() { report_rows 'Reason Summary Report' | grep '^execve_check'; }
 	t_eq "execve_check rows by reason and enforcement" "execve_check/enforced file_perm 9
 execve_check/enforced write_busy 2
 execve_check/observed file_perm 11

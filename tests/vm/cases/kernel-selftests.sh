@@ -15,6 +15,7 @@
 SUITE=kernel-selftests-state
 . tests/lib/case.sh
 . tests/lib/auditd.sh
+. tests/lib/report.sh
 bin=${TF_SELFTEST_BIN:-build/kernel/selftests/trusted_for_test}
 T=/sys/kernel/tracing
 EV=$T/events/trusted_for/trusted_for_verdict
@@ -125,9 +126,7 @@ need_build kernel-selftests-degraded "make tools" "$plugin"
 t_eq "the plugin's report: check_error by interface" "execve_check/observed check_error 2
 trusted_for check_error 2" \
 	"$("$plugin" report --input "$A"/log/audit.log* |
-		awk '$0 == "Reason Summary Report" { s = 1; next } s && /^=+$/ { n++; next }
-			s && n == 2 && /^[0-9]+ / { if ($6 == "check_error") print $5, $6, $1; next }
-			s && n == 2 { exit }' | sort)"
+		report_rows 'Reason Summary Report' | awk '$2 == "check_error"')"
 t_eq "none failed" 0 "$(tap '^not ok')"
 t_eq "plan of 37" 1 "$(tap '^1\.\.37$')"
 t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
