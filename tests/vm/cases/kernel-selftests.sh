@@ -10,8 +10,8 @@
 #  2. kernel-selftests-degraded: tracefs unmounted (a private mount
 #     namespace) and a real auditd registered: the tracefs tests skip with
 #     their reason, instead of failing or aborting; the audit tests read
-#     the records beside auditd (AUDIT_NLGRP_READLOG), but the one that
-#     must be the daemon skips; auditd logs what they caused.
+#     the records beside auditd (AUDIT_NLGRP_READLOG), but the two that
+#     must be the daemon skip; auditd logs what they caused.
 SUITE=kernel-selftests-state
 . tests/lib/case.sh
 . tests/lib/auditd.sh
@@ -98,15 +98,15 @@ rc=$?
 printf '%s\n' "$out" | sed 's/^/# /'
 t_eq "exit status 0 (passes and skips)" 0 "$rc"
 tap() { printf '%s\n' "$out" | grep -cE "$1"; }
-# 13 audit tests, 12 of which read beside auditd; 5 tracepoint tests and
+# 14 audit tests, 12 of which read beside auditd; 5 tracepoint tests and
 # matrix.reasons in 4 variants.
 t_eq "audit tests passed beside auditd" 12 \
 	"$(tap '^ok [0-9]+ audit\.')"
-t_eq "the flood test skipped: it must be the daemon" 1 \
+t_eq "the 2 flood tests skipped: they must be the daemon" 2 \
 	"$(tap "^ok [0-9]+ # SKIP an audit daemon is running \\(pid $auditd_pid\\): the test must be the daemon")"
 t_eq "tracefs tests skipped: no tracefs" 9 \
 	"$(tap '^ok [0-9]+ # SKIP no tracefs with the trusted_for events$')"
-t_eq "no other skip" 10 "$(tap '^ok [0-9]+ # SKIP')"
+t_eq "no other skip" 11 "$(tap '^ok [0-9]+ # SKIP')"
 t_eq "the 27 others passed" 27 "$(printf '%s\n' "$out" | grep -E '^ok [0-9]+ ' | grep -vc '# SKIP')"
 # audit.execve_check_enforced: 4 sets of securebits x 4 ways of naming
 # script.sh, each refused once; auditd logged them all, as the test read
@@ -128,7 +128,7 @@ trusted_for check_error 2" \
 	"$("$plugin" report --input "$A"/log/audit.log* |
 		report_rows 'Reason Summary Report' | awk '$2 == "check_error"')"
 t_eq "none failed" 0 "$(tap '^not ok')"
-t_eq "plan of 37" 1 "$(tap '^1\.\.37$')"
+t_eq "plan of 38" 1 "$(tap '^1\.\.38$')"
 t_eq "auditd still registered" "$auditd_pid" "$(auditctl -s | sed -n 's/^pid //p')"
 t_eq "no audit rule left beside auditd" "No rules" "$(auditctl -l)"
 t_eq "no directory left in /tmp" "" "$(cd /tmp && ls -d trusted_for.* execve_check.* 2>/dev/null)"
