@@ -39,7 +39,7 @@
 
 #define AP_METRICS_FILE "audisp-trusted-for.prom"
 #define AP_METRICS_OTHER "other"
-#define AP_METRICS_REASONS 16	   /* reason labels admitted (4 bits: 15 lists) */
+#define AP_METRICS_REASONS (TF_REASON_ALL + 1) /* reason labels admitted: every canonical list, and one */
 #define AP_METRICS_EXE_DEFAULT 32  /* metrics_top */
 #define AP_METRICS_NODE_DEFAULT 1024 /* metrics_nodes */
 #define AP_METRICS_SERIES_DEFAULT 16384 /* metrics_series */

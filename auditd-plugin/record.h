@@ -53,8 +53,8 @@ struct ap_denial {
 	int64_t ms;		/* event time, ms since the epoch */
 	unsigned long serial;
 	const char *node;	/* "" when the record has no node= */
-	/* canonical reason list, e.g. "noexec_mount,file_perm"; all seven: 71 bytes */
-	char reason[80];
+	/* canonical reason list, e.g. "noexec_mount,file_perm" (or a name as written) */
+	char reason[TF_REASON_STR_MAX];
 	char dev[32];		/* "00:1a"; "" when no file was opened (relay, file=name) */
 	unsigned long ino;
 	int policy;		/* -1 for policy=? (execve_check records) */

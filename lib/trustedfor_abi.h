@@ -50,6 +50,12 @@
 #define TF_REASON_CHECK_ERROR 0x40u
 #define TF_REASON_ALL 0x7fu
 #define TF_REASON_COUNT 7
+/*
+ * Bytes of the longest canonical list, all TF_REASON_COUNT names joined by
+ * commas, with its NUL: what tf_reason_str() needs for any mask within
+ * TF_REASON_ALL (lib's tests check it against the names).
+ */
+#define TF_REASON_STR_MAX 72
 
 /* Mainline's execveat(2) flag (uapi/linux/fcntl.h since 6.14). */
 #ifndef AT_EXECVE_CHECK

@@ -113,6 +113,16 @@ static void test_reason_str(void **state)
 						  TF_REASON_CHECK_ERROR | 0x100,
 					  buf, sizeof(buf)),
 			    "noexec_mount,check_error,0x100");
+	/* TF_REASON_STR_MAX: the longest canonical list, whole, with its NUL */
+	{
+		char all[256], exact[TF_REASON_STR_MAX];
+
+		tf_reason_str(TF_REASON_ALL, all, sizeof(all));
+		assert_int_equal(strlen(all) + 1, TF_REASON_STR_MAX);
+		assert_string_equal(tf_reason_str(TF_REASON_ALL, exact,
+						  sizeof(exact)),
+				    all);
+	}
 	/* Truncation never overflows and stays terminated. */
 	assert_string_equal(tf_reason_str(TF_REASON_ALL, buf, 8), "noexec_");
 	/*
