@@ -2,24 +2,31 @@
 /*
  * syscall_latency: the latency of one audited system call, N times.
  *
- * usage: syscall_latency N [PAUSE_US]
+ * usage: syscall_latency [-r FILE] N [PAUSE_US]
  * Calls uname(2) N times (an audit rule on uname makes each call log a
  * SYSCALL record, which waits when the audit backlog is full), PAUSE_US
  * microseconds apart (default 1000), each timed with the CPU's time-stamp
  * counter, converted to microseconds by CLOCK_MONOTONIC over the whole run
  * (the test VM's clock source ticks at 4 ms; the counter follows the
- * host's clock under TCG).  Prints one line:
+ * host's clock under TCG).  With -r FILE, each call is instead an
+ * execution check of FILE (libtrustedfor's trusted_for_exec()) that the
+ * policy must refuse: a refusal record, which no rule selects.  Prints one
+ * line:
  *   calls N median_us M p99_us P max_us X over_10ms K
- * Exit status: 0, 2 on bad usage.
+ * Exit status: 0; 1 when a check of FILE was not refused; 2 on bad usage.
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include <x86intrin.h>
+
+#include "trustedfor.h"
 
 static int cmp_long(const void *a, const void *b)
 {
@@ -48,15 +55,33 @@ static int parse(const char *s, long max, long *out)
 int main(int argc, char **argv)
 {
 	long n, pause_us = 1000, i, over = 0, t, t0;
+	const char *refuse = NULL;
 	unsigned long long c0;
 	double ns_per_tick;
 	struct utsname u;
+	int fd = -1, opt;
 	long *lat;
 
+	while ((opt = getopt(argc, argv, "r:")) != -1) {
+		if (opt != 'r')
+			goto usage;
+		refuse = optarg;
+	}
+	argc -= optind - 1;
+	argv += optind - 1;
 	if (argc < 2 || argc > 3 || !parse(argv[1], 10000000, &n) ||
 	    (argc == 3 && !parse(argv[2], 1000000, &pause_us))) {
-		fprintf(stderr, "usage: syscall_latency N [PAUSE_US] (N >= 1, PAUSE_US 1..1000000)\n");
+usage:
+		fprintf(stderr, "usage: syscall_latency [-r FILE] N [PAUSE_US] (N >= 1, PAUSE_US 1..1000000)\n");
 		return 2;
+	}
+	if (refuse) {
+		fd = open(refuse, O_RDONLY | O_CLOEXEC);
+		if (fd < 0) {
+			fprintf(stderr, "syscall_latency: %s: %s\n", refuse,
+				strerror(errno));
+			return 2;
+		}
 	}
 	lat = calloc(n, sizeof(*lat));
 	if (!lat) {
@@ -66,9 +91,23 @@ int main(int argc, char **argv)
 	t0 = now_ns();
 	c0 = __rdtsc();
 	for (i = 0; i < n; i++) {
-		t = (long)__rdtsc();
-		uname(&u);
-		lat[i] = (long)__rdtsc() - t;
+		if (refuse) {
+			int r;
+
+			t = (long)__rdtsc();
+			r = trusted_for_exec(fd);
+			lat[i] = (long)__rdtsc() - t;
+			if (r == 0 || errno != EACCES) {
+				fprintf(stderr, "syscall_latency: %s was not refused (%s)\n",
+					refuse, r ? strerror(errno) : "allowed");
+				free(lat);
+				return 1;
+			}
+		} else {
+			t = (long)__rdtsc();
+			uname(&u);
+			lat[i] = (long)__rdtsc() - t;
+		}
 		usleep(pause_us);
 	}
 	ns_per_tick = (double)(now_ns() - t0) / (double)(__rdtsc() - c0);
