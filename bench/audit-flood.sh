@@ -7,15 +7,16 @@
 # (defaults 1000 and 5000, the README's figures; --kernel: e.g. a kernel without patch 13 to
 # compare).
 # A real auditd (its own configuration, no plugin), with Debian's audit
-# settings (auditctl -b 8192, backlog wait 60000 jiffies), and one exit rule on
+# settings (auditctl -b 8192, or TF_BACKLOG; backlog wait 60000 jiffies), and one exit rule on
 # uname(2) (key tf-lat), which only the latency probe calls.  Two runs of
 # bench/syscall_latency CALLS (1 ms apart): alone, then while user nobody
 # floods: 2 processes (copies of tests/probe named python3 and perl), each
 # refused REFUSALS times on each of 8 files of a noexec mount (policy 1), at
-# their maximum rate.  Beside each, another user (uid 65533) is refused
-# CALLS / 5 times on a ninth file (syscall_latency -r, 1 ms apart): the
-# latency of its refusals, whose records the wait for headroom concerns
-# (patch 18 gives each user a share that does not wait).  Prints the
+# their maximum rate.  Beside each, another user (uid 65533) is refused 10
+# times on a ninth file, a second apart (syscall_latency -r): the latency
+# of the refusals of a user who is not flooding, whose records the wait for
+# headroom concerns (patch 18 gives each user a share per pass of kauditd,
+# a 1024th of the limit, that does not wait).  Prints the
 # latencies (median, p99, max, calls over 10 ms), the flood's length and
 # rate, the kernel's lost counter and backlog wait time (auditctl -s)
 # before and after, and compares auditd's log with the probes' own counts:
@@ -45,7 +46,7 @@ if [ ! -x "$LAT" ] || [ -n "$(find bench/syscall_latency.c "$LIBTF" -newer "$LAT
 		bench/syscall_latency.c "$LIBTF" || exit 2
 fi
 OTHER=65533
-OCALLS=$((CALLS / 5 > 0 ? CALLS / 5 : 1))
+OCALLS=10
 
 D=$(mktemp -d /tmp/tf-flood.XXXXXX)
 chmod 0755 "$D"
@@ -60,7 +61,7 @@ trap cleanup EXIT
 auditd_conf "$D/audit" RAW "flush = INCREMENTAL_ASYNC" "freq = 100" \
 	"max_log_file = 0" "max_log_file_action = IGNORE" "q_depth = 2000"
 auditd_start "$D/audit" 60 || { echo "audit-flood: auditd did not start: $(tail -3 "$D/audit/auditd.out")" >&2; exit 2; }
-auditctl -b 8192 -r 0 --backlog_wait_time 60000 -e 1 > /dev/null
+auditctl -b "${TF_BACKLOG:-8192}" -r 0 --backlog_wait_time 60000 -e 1 > /dev/null
 auditctl -a always,exit -F arch=b64 -S uname -F key=tf-lat > /dev/null
 
 mkdir "$D/noexec" "$D/bin"
@@ -79,7 +80,7 @@ echo "# kernel $(uname -r), $(nproc) CPUs, clock $(cat /sys/devices/system/clock
 # The other user's refusals, by syscall_latency -r as uid $OTHER.
 other() {
 	setpriv --reuid=$OTHER --regid=$OTHER --clear-groups \
-		"$LAT" -r "$D/noexec/other.py" "$OCALLS"
+		"$LAT" -r "$D/noexec/other.py" "$OCALLS" 1000000
 }
 alone=$("$LAT" "$CALLS")
 echo "alone:        $alone"
@@ -88,6 +89,10 @@ echo "uid $OTHER refused alone:        $oalone"
 
 lost0=$(status lost)
 wait0=$(status backlog_wait_time_actual)
+# The queue's length during the flood, every 20 ms: whether it reached
+# the reserve (three quarters of the limit), where refusals wait.
+( while :; do status backlog; sleep 0.02; done > "$D/backlog.out" ) &
+sampler=$!
 t0=$(date +%s%N)
 pids=
 for exe in python3 perl; do
@@ -103,6 +108,9 @@ wait $opid || { echo "audit-flood: uid $OTHER's refusals: $(cat "$D/other.out")"
 # shellcheck disable=SC2086 # pids: a list of numbers
 wait $pids
 t1=$(date +%s%N)
+kill $sampler
+limit=$(status backlog_limit)
+echo "queue during the flood: up to $(sort -n "$D/backlog.out" | tail -1) of $limit (sampled every 20 ms), $(awk -v r=$((limit - limit / 4)) '$1 >= r' "$D/backlog.out" | wc -l) of $(wc -l < "$D/backlog.out") samples in the reserve (>= $((limit - limit / 4)))"
 echo "during flood: $(cat "$D/lat.out")"
 echo "uid $OTHER refused during flood: $(cat "$D/other.out")"
 echo "the latency run took $(((lat_end - t0) / 1000000)) ms of the flood's $(((t1 - t0) / 1000000)) ms"
