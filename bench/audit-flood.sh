@@ -89,8 +89,9 @@ echo "uid $OTHER refused alone:        $oalone"
 
 lost0=$(status lost)
 wait0=$(status backlog_wait_time_actual)
-# The queue's length during the flood, every 20 ms: whether it reached
-# the reserve (three quarters of the limit), where refusals wait.
+# The queue's length during the flood, as often as auditctl -s answers
+# (about once a second under TCG): whether it reached the reserve (three
+# quarters of the limit), where refusals wait.
 ( while :; do status backlog; sleep 0.02; done > "$D/backlog.out" ) &
 sampler=$!
 t0=$(date +%s%N)
@@ -110,7 +111,7 @@ wait $pids
 t1=$(date +%s%N)
 kill $sampler
 limit=$(status backlog_limit)
-echo "queue during the flood: up to $(sort -n "$D/backlog.out" | tail -1) of $limit (sampled every 20 ms), $(awk -v r=$((limit - limit / 4)) '$1 >= r' "$D/backlog.out" | wc -l) of $(wc -l < "$D/backlog.out") samples in the reserve (>= $((limit - limit / 4)))"
+echo "queue during the flood: up to $(sort -n "$D/backlog.out" | tail -1) of $limit (sampled), $(awk -v r=$((limit - limit / 4)) '$1 >= r' "$D/backlog.out" | wc -l) of $(wc -l < "$D/backlog.out") samples in the reserve (>= $((limit - limit / 4)))"
 echo "during flood: $(cat "$D/lat.out")"
 echo "uid $OTHER refused during flood: $(cat "$D/other.out")"
 echo "the latency run took $(((lat_end - t0) / 1000000)) ms of the flood's $(((t1 - t0) / 1000000)) ms"
