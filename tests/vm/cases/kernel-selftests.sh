@@ -35,7 +35,7 @@ echo 4096 > $T/buffer_size_kb
 echo 1 > $EV/enable
 marker="kernel-selftests marker $$"
 echo "$marker" > $T/trace_marker
-audit_before=$(auditctl -s | grep -E '^(enabled|pid) ')
+audit_before=$(auditctl -s | grep -E '^(enabled|pid|backlog_limit) ')
 
 tap_out=$(mktemp /tmp/tf-selftests-tap.XXXXXX)
 tests/lib/tap-result.sh kernel-selftests "$bin" | tee "$tap_out"
@@ -66,7 +66,7 @@ rm -f "$tap_out"
 
 t_eq "fs.trust_policy restored" 1 "$(cat /proc/sys/fs/trust_policy)"
 t_eq "audit status restored (enabled, no daemon left)" "$audit_before" \
-	"$(auditctl -s | grep -E '^(enabled|pid) ')"
+	"$(auditctl -s | grep -E '^(enabled|pid|backlog_limit) ')"
 t_eq "no audit rule left" "No rules" "$(auditctl -l)"
 t_eq "global trusted_for_verdict event still enabled" 1 "$(cat $EV/enable)"
 if grep -qF "$marker" $T/trace; then
