@@ -225,6 +225,56 @@ static void test_hex(void **state)
 	assert_int_equal(errno, EINVAL);
 }
 
+/* Every byte, each of its digits in either case, decodes to that byte. */
+static void test_hex_decode_every_byte(void **state)
+{
+	static const char *const digits[] = { "0123456789abcdef", "0123456789ABCDEF" };
+
+	(void)state;
+	for (unsigned int b = 0; b < 256; b++) {
+		for (int c = 0; c < 4; c++) {
+			char in[2] = { digits[c >> 1][b >> 4], digits[c & 1][b & 0xf] };
+			size_t n = 99;
+			char *out = tf_hex_decode(in, 2, &n);
+
+			assert_non_null(out);
+			assert_int_equal(n, 1);
+			assert_int_equal((unsigned char)out[0], b);
+			assert_int_equal(out[1], '\0');
+			free(out);
+		}
+	}
+}
+
+/*
+ * A character just outside each digit range (and a few others), at each
+ * position of a pair, is refused; only the @len digits given are read.
+ */
+static void test_hex_decode_refused(void **state)
+{
+	static const char bad[] = { '/', ':', '@', 'G', '`', 'g', ' ', '"', '\0', '\xff',
+				    '\xc1', 'x' };
+	size_t n;
+	char *out;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad); i++) {
+		for (int at = 0; at < 4; at++) {
+			char in[4] = { '4', '1', '4', '2' };
+
+			in[at] = bad[i];
+			errno = 0;
+			assert_null(tf_hex_decode(in, 4, &n));
+			assert_int_equal(errno, EINVAL);
+		}
+	}
+	out = tf_hex_decode("2F7400ffZZ", 8, &n);
+	assert_non_null(out);
+	assert_int_equal(n, 4);
+	assert_memory_equal(out, "/t\0\xff", 5);
+	free(out);
+}
+
 /* A string json-c was given raw (not through tf_json_text) still prints valid. */
 static void test_print_guards_invalid(void **state)
 {
@@ -250,6 +300,8 @@ int main(void)
 		cmocka_unit_test(test_null_str_text),
 		cmocka_unit_test(test_own_add_push),
 		cmocka_unit_test(test_hex),
+	cmocka_unit_test(test_hex_decode_every_byte),
+	cmocka_unit_test(test_hex_decode_refused),
 		cmocka_unit_test(test_print_guards_invalid),
 	};
 
