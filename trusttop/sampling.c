@@ -25,6 +25,20 @@ struct tt_sampler {
 	double last;		   /* CLOCK_MONOTONIC of the last tick */
 	double cpu;		   /* own CPU seconds at the last tick */
 	uint64_t bpf_ns, bpf_cnt;  /* BPF run time and runs at the last tick */
+	/*
+	 * The per-interpreter rows of the last walk of the stats map, each
+	 * with its slot in counts, for the reads until a slot is given out:
+	 * see read_interp(). known_ok: that walk saw every slot given out
+	 * before it (a key's, or counted in slots_unused); known_next: the
+	 * slots given out then.
+	 */
+	struct tt_known_row {
+		struct tt_key key;
+		__u32 slot;
+	} *known;
+	size_t nknown, known_cap;
+	__u32 known_next;
+	bool known_ok;
 };
 
 double tt_mono_now(void)
@@ -239,22 +253,39 @@ static const char *exe_name(struct tt_sampler *s, const struct tt_exe_id *id,
 }
 
 /* The counts of map entry @key: the value of @fd, or with @counts_fd >= 0
- * (stats) the slot of that array the value names. 1 when read, 0 when the
- * entry went away meanwhile (LRU eviction), -errno on error.
+ * (stats) the slot of that array the value names (in *@slot). 1 when read,
+ * 0 when the entry went away meanwhile (LRU eviction), -errno on error.
  */
 static int read_entry(int fd, int counts_fd, const struct tt_bkey *key,
-		      struct tt_counts *c)
+		      struct tt_counts *c, __u32 *slot)
 {
-	__u32 slot;
-
 	if (counts_fd < 0 ? bpf_map_lookup_elem(fd, key, c) :
-	    bpf_map_lookup_elem(fd, key, &slot) ||
-	    bpf_map_lookup_elem(counts_fd, &slot, c))
+	    bpf_map_lookup_elem(fd, key, slot) ||
+	    bpf_map_lookup_elem(counts_fd, slot, c))
 		return errno == ENOENT ? 0 : -errno;
 	return 1;
 }
 
-/* The rows of one BPF map into @t. 0, or -errno with a message in @err. */
+/* Remember row @k at @slot for read_known(); false when out of memory. */
+static bool remember(struct tt_sampler *s, const struct tt_key *k, __u32 slot)
+{
+	if (s->nknown == s->known_cap) {
+		size_t cap = s->known_cap ? 2 * s->known_cap : 64;
+		struct tt_known_row *n = realloc(s->known, cap * sizeof(*n));
+
+		if (!n)
+			return false;
+		s->known = n;
+		s->known_cap = cap;
+	}
+	s->known[s->nknown].key = *k;
+	s->known[s->nknown++].slot = slot;
+	return true;
+}
+
+/* The rows of one BPF map into @t (with @counts: remembered, see
+ * read_interp()). 0, or -errno with a message in @err.
+ */
 static int read_map(struct tt_sampler *s, struct bpf_map *map,
 		    struct bpf_map *counts, struct tt_table *t, char *err,
 		    size_t errsz)
@@ -263,6 +294,7 @@ static int read_map(struct tt_sampler *s, struct bpf_map *map,
 	struct tt_bkey key, next;
 	struct tt_bkey *prev = NULL;
 	struct tt_counts c;
+	__u32 slot = 0;
 	int e = 0;
 
 	tt_table_begin(t);
@@ -272,7 +304,7 @@ static int read_map(struct tt_sampler *s, struct bpf_map *map,
 				e = -errno;
 			break;
 		}
-		e = read_entry(fd, counts_fd, &next, &c);
+		e = read_entry(fd, counts_fd, &next, &c, &slot);
 		if (e < 0)
 			break;
 		if (e) {
@@ -285,7 +317,8 @@ static int read_map(struct tt_sampler *s, struct bpf_map *map,
 			c.checks = c.allowed + c.denied; /* see trusttop.h */
 			snprintf(k.exe, sizeof(k.exe), "%s", name);
 			memcpy(k.comm, next.comm, sizeof(k.comm));
-			if (!tt_table_add(t, &k, &c)) {
+			if (!tt_table_add(t, &k, &c) ||
+			    (counts && !remember(s, &k, slot))) {
 				e = -ENOMEM;
 				break;
 			}
@@ -300,6 +333,69 @@ static int read_map(struct tt_sampler *s, struct bpf_map *map,
 	return e;
 }
 
+/* The remembered rows' counts into @t, by slot. 0, or -errno (@err). */
+static int read_known(struct tt_sampler *s, struct tt_table *t, char *err,
+		      size_t errsz)
+{
+	int fd = bpf_map__fd(s->skel->maps.counts);
+
+	tt_table_begin(t);
+	for (size_t i = 0; i < s->nknown; i++) {
+		struct tt_counts c;
+
+		if (bpf_map_lookup_elem(fd, &s->known[i].slot, &c)) {
+			int e = -errno;
+
+			snprintf(err, errsz, "cannot read the BPF map counts: %s",
+				 strerror(-e));
+			return e;
+		}
+		c.checks = c.allowed + c.denied; /* see trusttop.h */
+		if (!tt_table_add(t, &s->known[i].key, &c)) {
+			snprintf(err, errsz, "cannot read the BPF map counts: %s",
+				 strerror(ENOMEM));
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/*
+ * The per-interpreter rows into the app's table. A walk of the stats hash
+ * visits every one of its TT_ROWS buckets, however few rows there are: it
+ * was most of an idle trusttop's CPU (about 190 us a tick on the host, and
+ * under TCG some 55 times as much). Its entries are never deleted and a
+ * key keeps its slot, so while no slot has been given out since a walk
+ * that saw them all, the rows are the same and their counts are read by
+ * slot. A walk saw them all when each slot given out before it is a row's
+ * or was counted unused: slots_unused is read before next_slot, so it
+ * counts no slot beyond; a slot whose key was not yet in the map makes
+ * the next tick walk again.
+ */
+static int read_interp(struct tt_sampler *s, char *err, size_t errsz)
+{
+	struct trusttop_bpf *skel = s->skel;
+	__u32 unused = __atomic_load_n(&skel->bss->slots_unused, __ATOMIC_ACQUIRE);
+	__u32 given = __atomic_load_n(&skel->bss->next_slot, __ATOMIC_ACQUIRE);
+	__u32 lim = given < TT_SLOTS ? given : TT_SLOTS;
+	size_t seen = 0;
+	int e;
+
+	if (s->known_ok && given == s->known_next)
+		return read_known(s, &s->app->interp, err, errsz);
+	s->nknown = 0;
+	s->known_ok = false;
+	e = read_map(s, skel->maps.stats, skel->maps.counts, &s->app->interp,
+		     err, errsz);
+	if (e)
+		return e;
+	for (size_t i = 0; i < s->nknown; i++)
+		seen += s->known[i].slot < lim;
+	s->known_ok = seen + unused == lim;
+	s->known_next = given;
+	return 0;
+}
+
 int tt_sampler_tick(struct tt_sampler *s, char *err, size_t errsz)
 {
 	struct tt_app *a = s->app;
@@ -309,8 +405,7 @@ int tt_sampler_tick(struct tt_sampler *s, char *err, size_t errsz)
 	int e;
 
 	ring_buffer__consume(s->rb);
-	e = read_map(s, skel->maps.stats, skel->maps.counts, &a->interp, err,
-		     errsz);
+	e = read_interp(s, err, errsz);
 	if (!e && a->per_process)
 		e = read_map(s, skel->maps.pstats, NULL, &a->procs, err, errsz);
 	if (e)
@@ -356,5 +451,6 @@ void tt_sampler_close(struct tt_sampler *s)
 	ring_buffer__free(s->rb);
 	trusttop_bpf__destroy(s->skel);
 	tt_names_free(&s->exe_names);
+	free(s->known);
 	free(s);
 }

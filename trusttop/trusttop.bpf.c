@@ -62,6 +62,7 @@ struct {
 } counts SEC(".maps");
 
 __u32 next_slot;      /* slots given out (user space reads no further) */
+__u32 slots_unused;   /* of those, slots no key got (see stats_slot()) */
 
 /*
  * The last key counted on this CPU and its slot: consecutive checks nearly
@@ -289,9 +290,11 @@ static __always_inline int stats_slot(struct tt_bkey *key,
 		if (slot >= TT_SLOTS)
 			return -1;
 		/* Another CPU may create it first: then its slot is the key's
-		 * (this one stays unused, and zero).
+		 * (this one stays unused, and zero). User space counts on
+		 * each slot given out being a key's or counted here.
 		 */
-		bpf_map_update_elem(&stats, key, &slot, BPF_NOEXIST);
+		if (bpf_map_update_elem(&stats, key, &slot, BPF_NOEXIST))
+			__sync_fetch_and_add(&slots_unused, 1);
 		sp = bpf_map_lookup_elem(&stats, key);
 		if (!sp)
 			return -1;
