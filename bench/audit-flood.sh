@@ -39,11 +39,13 @@ LAT=$PWD/build/bench/syscall_latency
 [ -x "$PROBE" ] || { echo "audit-flood: no $PROBE: run 'make tools' first" >&2; exit 2; }
 command -v auditd > /dev/null || { echo "audit-flood: no auditd: apt-get install auditd" >&2; exit 2; }
 LIBTF=$PWD/build/user/lib/pub/libtrustedfor.a
-[ -r "$LIBTF" ] || { echo "audit-flood: no $LIBTF: run 'make tools' first" >&2; exit 2; }
+LIBTF_INT=$PWD/build/user/lib/libtf-internal.a # tf_getopt_error()
+[ -r "$LIBTF" ] && [ -r "$LIBTF_INT" ] ||
+	{ echo "audit-flood: no $LIBTF or $LIBTF_INT: run 'make tools' first" >&2; exit 2; }
 mkdir -p "$(dirname "$LAT")"
-if [ ! -x "$LAT" ] || [ -n "$(find bench/syscall_latency.c "$LIBTF" -newer "$LAT")" ]; then
+if [ ! -x "$LAT" ] || [ -n "$(find bench/syscall_latency.c "$LIBTF" "$LIBTF_INT" -newer "$LAT")" ]; then
 	gcc -std=c11 -O2 -Wall -Wextra -Werror -Ilib -o "$LAT" \
-		bench/syscall_latency.c "$LIBTF" || exit 2
+		bench/syscall_latency.c "$LIBTF" "$LIBTF_INT" || exit 2
 fi
 OTHER=65533
 OCALLS=10

@@ -26,7 +26,10 @@
 #include <unistd.h>
 #include <x86intrin.h>
 
+#include "getopt_error.h"
 #include "trustedfor.h"
+
+#define USAGE "usage: syscall_latency [-r FILE] N [PAUSE_US] (N >= 1, PAUSE_US 1..1000000)\n"
 
 static int cmp_long(const void *a, const void *b)
 {
@@ -52,6 +55,12 @@ static int parse(const char *s, long max, long *out)
 	return !errno && end != s && !*end && *out >= 1 && *out <= max;
 }
 
+/* The timed call: uname(2), or with @fd >= 0 a check of @fd (its result). */
+static int call(int fd, struct utsname *u)
+{
+	return fd < 0 ? uname(u) : trusted_for_exec(fd);
+}
+
 int main(int argc, char **argv)
 {
 	long n, pause_us = 1000, i, over = 0, t, t0;
@@ -59,20 +68,24 @@ int main(int argc, char **argv)
 	unsigned long long c0;
 	double ns_per_tick;
 	struct utsname u;
-	int fd = -1, opt;
+	int fd = -1, opt, r;
+	char msg[128];
 	long *lat;
 
-	while ((opt = getopt(argc, argv, "r:")) != -1) {
-		if (opt != 'r')
-			goto usage;
+	opterr = 0;
+	while ((opt = getopt(argc, argv, ":r:")) != -1) {
+		if (opt != 'r') {
+			fprintf(stderr, "syscall_latency: %s\n" USAGE,
+				tf_getopt_error(opt, argv, NULL, msg, sizeof(msg)));
+			return 2;
+		}
 		refuse = optarg;
 	}
 	argc -= optind - 1;
 	argv += optind - 1;
 	if (argc < 2 || argc > 3 || !parse(argv[1], 10000000, &n) ||
 	    (argc == 3 && !parse(argv[2], 1000000, &pause_us))) {
-usage:
-		fprintf(stderr, "usage: syscall_latency [-r FILE] N [PAUSE_US] (N >= 1, PAUSE_US 1..1000000)\n");
+		fputs(USAGE, stderr);
 		return 2;
 	}
 	if (refuse) {
@@ -91,22 +104,14 @@ usage:
 	t0 = now_ns();
 	c0 = __rdtsc();
 	for (i = 0; i < n; i++) {
-		if (refuse) {
-			int r;
-
-			t = (long)__rdtsc();
-			r = trusted_for_exec(fd);
-			lat[i] = (long)__rdtsc() - t;
-			if (r == 0 || errno != EACCES) {
-				fprintf(stderr, "syscall_latency: %s was not refused (%s)\n",
-					refuse, r ? strerror(errno) : "allowed");
-				free(lat);
-				return 1;
-			}
-		} else {
-			t = (long)__rdtsc();
-			uname(&u);
-			lat[i] = (long)__rdtsc() - t;
+		t = (long)__rdtsc();
+		r = call(fd, &u);
+		lat[i] = (long)__rdtsc() - t;
+		if (fd >= 0 && (r == 0 || errno != EACCES)) {
+			fprintf(stderr, "syscall_latency: %s was not refused (%s)\n",
+				refuse, r ? strerror(errno) : "allowed");
+			free(lat);
+			return 1;
 		}
 		usleep(pause_us);
 	}
