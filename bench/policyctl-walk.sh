@@ -9,6 +9,7 @@
 #   find ROOT -xdev -type f -perm /111   (one stat per file, single-threaded)
 #   bfs  ROOT -xdev -type f -perm /111   (when installed: a parallel find)
 #   policyctl check --policy 3 --path ROOT --user root
+#   bench/walk-floor ROOT (with GNU time; see below)
 # and prints each round with the machine load, the medians, the ratios
 # policyctl/find and policyctl/bfs (the median of the rounds' ratios, each
 # ratio from the same round) and the verdict on the goal of issue 12,
@@ -35,6 +36,12 @@
 # policyctl's threads together get about the share of find's one thread
 # (at load 8.5 on 2 CPUs each got 23-31% of a CPU), and its wall ratio
 # approaches its CPU ratio.
+# The floor (issue 26): bench/walk-floor does, in one thread, only what
+# telling scripts by their "#!" line needs (read each directory; open,
+# read two bytes and close each file). Its CPU time over find's, divided by
+# the CPUs, is the lowest policyctl/find that any walker which opens every
+# file could reach here; its counts (files, files starting "#!") are
+# checked against the generator's.
 # usage: [POLICYCTL=binary] bench/policyctl-walk.sh [N [ROUNDS]]
 #        (root; the tmpfs needs ~1 GB per 1M files)
 set -u
@@ -57,6 +64,11 @@ fi
 top=$(cd "$(dirname "$0")/.." && pwd)
 P=${POLICYCTL:-$top/build/user/policyctl/policyctl}
 [ -x "$P" ] || make -s -C "$top/policyctl" || exit 2
+FLOOR=$top/build/bench/walk-floor
+if [ ! -x "$FLOOR" ] || [ "$top/bench/walk-floor.c" -nt "$FLOOR" ]; then
+	mkdir -p "$top/build/bench" &&
+		gcc -std=c11 -O2 -Wall -Wextra -Werror -o "$FLOOR" "$top/bench/walk-floor.c" || exit 2
+fi
 work=$(mktemp -d /tmp/pc-bench.XXXXXX)
 root=$work/tree
 mkdir "$root"
@@ -70,7 +82,7 @@ counts=$(/usr/bin/python3 - "$root" "$N" <<'PY'
 import os, sys
 root, n = sys.argv[1], int(sys.argv[2])
 per_dir = 100
-interp = denied = with_x = x_not_script = 0
+interp = denied = with_x = x_not_script = shebang = 0
 for i in range(n):
     if i % per_dir == 0:
         d = os.path.join(root, "d%d" % (i // 10000), "e%d" % (i // per_dir))
@@ -82,6 +94,7 @@ for i in range(n):
     elif k == 1:
         name, data, mode = "t%d" % i, b"#!/bin/sh\necho hi\n", 0o700
         interp += 1
+        shebang += 1
     else:
         name, data, mode = "f%d.dat" % i, b"some data\n", 0o644
     if mode & 0o111:
@@ -95,10 +108,10 @@ for i in range(n):
     os.close(fd)
 # policyctl's executable scripts are compared with find's executable files
 assert x_not_script == 0, "a data file with an x bit: the cross-check needs none"
-print(interp, denied, with_x)
+print(interp, denied, with_x, shebang)
 PY
 ) || { echo "policyctl-walk: the generator failed" >&2; exit 2; }
-read -r want_interp want_denied want_x <<< "$counts"
+read -r want_interp want_denied want_x want_shebang <<< "$counts"
 echo "generator: $want_interp interpreted files, $want_denied denied by policy 3, $want_x with an x bit"
 sync
 echo 3 > /proc/sys/vm/drop_caches 2> /dev/null
@@ -170,6 +183,19 @@ run_pc() {
 	fi
 	pc_summary=$summary
 }
+# run_floor: bench/walk-floor (one thread: getdents, and open, read 2 bytes
+# and close each file: what telling scripts by "#!" takes, nothing more);
+# sets flc (its CPU seconds); checks its counts.
+run_floor() {
+	local out
+	out=$("$time_bin" -f "%U %S" -o "$work/floor.cpu" "$FLOOR" "$root") || {
+		echo "WRONG COUNT: walk-floor failed" >&2; bad=1; }
+	flc=$(cpu_of "$work/floor.cpu")
+	if [ "$out" != "files $N shebang $want_shebang" ]; then
+		echo "WRONG COUNT: walk-floor: '$out', generator: files $N shebang $want_shebang" >&2
+		bad=1
+	fi
+}
 # median of the arguments (the mean of the middle two for an even count)
 median() {
 	printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END {
@@ -179,7 +205,8 @@ median() {
 
 tools=(find pc)
 [ -n "$has_bfs" ] && tools+=(bfs)
-ft=() pt=() bt=() rf=() rb=() rc_=()
+[ -n "$time_bin" ] && tools+=(floor)
+ft=() pt=() bt=() rf=() rb=() rc_=() rfl=()
 rss='?' nf='?' pc_x='?' pc_summary='' fc='' pc_cpu=''
 load_before=$(load)
 echo "load before: $load_before ($(nproc) CPUs, kernel.sched_autogroup_enabled=$(cat /proc/sys/kernel/sched_autogroup_enabled 2> /dev/null || echo ?))"
@@ -192,6 +219,7 @@ for ((r = 0; r < ROUNDS; r++)); do
 		find) run_find find; f=$el ;;
 		bfs) run_find bfs; b=$el ;;
 		pc) run_pc; p=$el ;;
+		floor) run_floor ;;
 		esac
 	done
 	# policyctl's executable scripts against find's executable files
@@ -211,7 +239,9 @@ for ((r = 0; r < ROUNDS; r++)); do
 		# bc -l: a CPU time of 0.00 s (tiny trees) gives no ratio
 		if [ "$(echo "$fc > 0" | bc -l)" = 1 ]; then
 			rc_+=("$(echo "$pc_cpu / $fc" | bc -l)")
-			line+=$(printf '  CPU find %.2f s policyctl %.2f s (%.2f)' "$fc" "$pc_cpu" "${rc_[-1]}")
+			rfl+=("$(echo "$flc / $fc" | bc -l)")
+			line+=$(printf '  CPU find %.2f s policyctl %.2f s (%.2f) floor %.2f s (%.2f)' \
+				"$fc" "$pc_cpu" "${rc_[-1]}" "$flc" "${rfl[-1]}")
 		fi
 	fi
 	echo "$line"
@@ -237,6 +267,12 @@ fi
 if [ ${#rc_[@]} -gt 0 ]; then
 	printf 'CPU time policyctl/find: %.3f (user + system; no goal; %d CPUs)\n' \
 		"$(median "${rc_[@]}")" "$(nproc)"
+	# The floor's work spread perfectly over every CPU, against find's
+	# one thread (whose wall time is about its CPU time): no walker that
+	# reads each file's first bytes gets a lower policyctl/find here.
+	flm=$(median "${rfl[@]}")
+	printf 'CPU time floor/find: %.3f; spread over %d CPUs: %.3f, the least policyctl/find a walker that opens every file can reach here\n' \
+		"$flm" "$(nproc)" "$(echo "$flm / $(nproc)" | bc -l)"
 fi
 # The goals, on the unrounded median ratios: issue 12's, then issue 26's
 # (find and bfs).

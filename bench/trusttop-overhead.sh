@@ -227,9 +227,14 @@ echo "$issued $ROUNDS $base_t $with_t $cpu $hz $wall $goal $median" | awk '{
 # The floor: what the same loops lose with empty programs in trusttop's
 # place, over the same rounds (trusttop's slowdown cannot go below it).
 if [ "$floor_t" != 0 ]; then
+	# Issue 26's goal: trusttop's cost above the floor at most half the
+	# floor's own, both in time added to the time without anything.
 	echo "$base_t $floor_t $with_t" | awk '{
+		floor = 100 * ($2 - $1) / $1; above = 100 * ($3 - $2) / $1
 		printf "floor (empty programs where trusttop attaches): slowdown %.2f%%; trusttop above it: %.2f%% of the time without\n",
-			100 * (1 - $1 / $2), 100 * ($3 - $2) / $1 }'
+			100 * (1 - $1 / $2), above
+		printf "trusttop above the floor %.2f%% of the time without, the floor itself %.2f%%: %.2f of it  goal <= 0.5 of it (issue 26): %s\n",
+			above, floor, (floor > 0 ? above / floor : 0), (floor > 0 && above <= floor / 2 ? "MET" : "MISSED") }'
 else
 	echo "floor: not measured: $(head -n 1 "$D/floor-why" 2> /dev/null)"
 fi
