@@ -9,7 +9,7 @@
 #   find ROOT -xdev -type f -perm /111   (one stat per file, single-threaded)
 #   bfs  ROOT -xdev -type f -perm /111   (when installed: a parallel find)
 #   policyctl check --policy 3 --path ROOT --user root
-#   bench/walk-floor ROOT (with GNU time; see below)
+#   bench/walk-floor -j CPUS ROOT (with GNU time; see below)
 # and prints each round with the machine load, the medians, the ratios
 # policyctl/find and policyctl/bfs (the median of the rounds' ratios, each
 # ratio from the same round) and the verdict on the goal of issue 12,
@@ -36,12 +36,13 @@
 # policyctl's threads together get about the share of find's one thread
 # (at load 8.5 on 2 CPUs each got 23-31% of a CPU), and its wall ratio
 # approaches its CPU ratio.
-# The floor (issue 26): bench/walk-floor does, in one thread, only what
-# telling scripts by their "#!" line needs (read each directory; open,
-# read two bytes and close each file). Its CPU time over find's, divided by
-# the CPUs, is the lowest policyctl/find that any walker which opens every
-# file could reach here; its counts (files, files starting "#!") are
-# checked against the generator's.
+# The floor (issue 26): bench/walk-floor does only what telling scripts by
+# their "#!" line needs (read each directory; open, read two bytes and
+# close each file), in one process per CPU, the top directory's entries
+# dealt out in turn. Its time over find's is the lowest policyctl/find
+# that a walker which opens every file reached here; its CPU time over
+# find's, what that work costs. Its counts (files, files starting "#!")
+# are checked against the generator's.
 # usage: [POLICYCTL=binary] bench/policyctl-walk.sh [N [ROUNDS]]
 #        (root; the tmpfs needs ~1 GB per 1M files)
 set -u
@@ -183,13 +184,16 @@ run_pc() {
 	fi
 	pc_summary=$summary
 }
-# run_floor: bench/walk-floor (one thread: getdents, and open, read 2 bytes
-# and close each file: what telling scripts by "#!" takes, nothing more);
-# sets flc (its CPU seconds); checks its counts.
+# run_floor: bench/walk-floor, a process per CPU (getdents, and open, read
+# 2 bytes and close each file: what telling scripts by "#!" takes, nothing
+# more); sets fl and flc (its seconds and CPU seconds); checks its counts.
 run_floor() {
-	local out
-	out=$("$time_bin" -f "%U %S" -o "$work/floor.cpu" "$FLOOR" "$root") || {
+	local out t0 t1
+	t0=$(now)
+	out=$("$time_bin" -f "%U %S" -o "$work/floor.cpu" "$FLOOR" -j "$(nproc)" "$root") || {
 		echo "WRONG COUNT: walk-floor failed" >&2; bad=1; }
+	t1=$(now)
+	fl=$(echo "$t1 - $t0" | bc -l)
 	flc=$(cpu_of "$work/floor.cpu")
 	if [ "$out" != "files $N shebang $want_shebang" ]; then
 		echo "WRONG COUNT: walk-floor: '$out', generator: files $N shebang $want_shebang" >&2
@@ -206,7 +210,7 @@ median() {
 tools=(find pc)
 [ -n "$has_bfs" ] && tools+=(bfs)
 [ -n "$time_bin" ] && tools+=(floor)
-ft=() pt=() bt=() rf=() rb=() rc_=() rfl=()
+ft=() pt=() bt=() rf=() rb=() rc_=() rfl=() rflw=()
 rss='?' nf='?' pc_x='?' pc_summary='' fc='' pc_cpu=''
 load_before=$(load)
 echo "load before: $load_before ($(nproc) CPUs, kernel.sched_autogroup_enabled=$(cat /proc/sys/kernel/sched_autogroup_enabled 2> /dev/null || echo ?))"
@@ -237,6 +241,8 @@ for ((r = 0; r < ROUNDS; r++)); do
 	fi
 	if [ -n "$time_bin" ]; then
 		# bc -l: a CPU time of 0.00 s (tiny trees) gives no ratio
+		rflw+=("$(echo "$fl / $f" | bc -l)")
+		line+=$(printf '  floor %.3f s (/find %.3f)' "$fl" "${rflw[-1]}")
 		if [ "$(echo "$fc > 0" | bc -l)" = 1 ]; then
 			rc_+=("$(echo "$pc_cpu / $fc" | bc -l)")
 			rfl+=("$(echo "$flc / $fc" | bc -l)")
@@ -267,12 +273,10 @@ fi
 if [ ${#rc_[@]} -gt 0 ]; then
 	printf 'CPU time policyctl/find: %.3f (user + system; no goal; %d CPUs)\n' \
 		"$(median "${rc_[@]}")" "$(nproc)"
-	# The floor's work spread perfectly over every CPU, against find's
-	# one thread (whose wall time is about its CPU time): no walker that
-	# reads each file's first bytes gets a lower policyctl/find here.
-	flm=$(median "${rfl[@]}")
-	printf 'CPU time floor/find: %.3f; spread over %d CPUs: %.3f, the least policyctl/find a walker that opens every file can reach here\n' \
-		"$flm" "$(nproc)" "$(echo "$flm / $(nproc)" | bc -l)"
+	printf 'CPU time floor/find: %.3f (the work of opening every file, against a stat of each)\n' \
+		"$(median "${rfl[@]}")"
+	printf 'ratio floor/find: %.3f (%d processes: the least policyctl/find that a walker which opens every file reached here)\n' \
+		"$(median "${rflw[@]}")" "$(nproc)"
 fi
 # The goals, on the unrounded median ratios: issue 12's, then issue 26's
 # (find and bfs).
