@@ -47,7 +47,14 @@ static bool id(const char *s, long *out)
  * keeps, then ours) was a tenth of a report's time. Anything else (an odd
  * count of digits, a name that starts with a NUL byte, "(null)", "") gets
  * the library's own decoding, rules its versions have changed.
- * tests/test_decode.c holds both ways to the same result.
+ * tests/test_decode.c holds both ways to the same result, but in one case,
+ * on purpose: after a GS byte (0x1d) a record carries auditd's enriched
+ * values, which the library's interpretation prefers to the field's own.
+ * auditd enriches ids, syscalls, arches and addresses, never these fields,
+ * and the kernel writes no GS in the records read here; but a user message
+ * (type 2650) may hold any bytes, so a path there after a GS is a forgery:
+ * the field's own value is decoded (in the two forms above; the others
+ * still get the library's rules).
  */
 char *ap_record_decode(auparse_state_t *au, const char *val)
 {

@@ -118,7 +118,8 @@ void ap_denial_clear(struct ap_denial *d);
 /*
  * The current field of @au (a path, comm or exe; its value @val, as
  * auparse_get_field_str() gives it) decoded as auparse_interpret_field()
- * decodes it in raw escape mode, malloc'd; NULL when out of memory.
+ * decodes it in raw escape mode (but never from a record's enriched part:
+ * see record.c), malloc'd; NULL when out of memory.
  */
 char *ap_record_decode(auparse_state_t *au, const char *val);
 void ap_policy_change_clear(struct ap_policy_change *p);

@@ -72,11 +72,14 @@ int main(int argc, char **argv)
 	char msg[128];
 	long *lat;
 
+	/* getopt_long(), so that "--x" is named as written */
+	static const struct option none[] = { { NULL, 0, NULL, 0 } };
+
 	opterr = 0;
-	while ((opt = getopt(argc, argv, ":r:")) != -1) {
+	while ((opt = getopt_long(argc, argv, ":r:", none, NULL)) != -1) {
 		if (opt != 'r') {
 			fprintf(stderr, "syscall_latency: %s\n" USAGE,
-				tf_getopt_error(opt, argv, NULL, msg, sizeof(msg)));
+				tf_getopt_error(opt, argv, none, msg, sizeof(msg)));
 			return 2;
 		}
 		refuse = optarg;

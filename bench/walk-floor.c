@@ -7,7 +7,8 @@
  * and no report. With -j N, N processes share the work, the entries of
  * DIR dealt out in turn (processes, not threads: no descriptor table is
  * shared, nothing is handed between them), which is how that work
- * spreads over the CPUs at best.
+ * spreads over the CPUs at best (a top directory with fewer entries than
+ * N leaves processes idle).
  *
  * usage: walk-floor [-j N] DIR
  * Prints "files N shebang N" (regular files, and those starting "#!");
@@ -32,16 +33,20 @@ static int check_file(int dfd, const char *dir, const char *name)
 	char head[2];
 	int fd = openat(dfd, name,
 			O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOATIME);
+	ssize_t got;
 
 	if (fd < 0) {
 		fprintf(stderr, "walk-floor: %s/%s: %s\n", dir, name, strerror(errno));
 		return -1;
 	}
 	files++;
-	if (read(fd, head, 2) == 2 && head[0] == '#' && head[1] == '!')
+	got = read(fd, head, 2);
+	if (got < 0)
+		fprintf(stderr, "walk-floor: %s/%s: %s\n", dir, name, strerror(errno));
+	else if (got == 2 && head[0] == '#' && head[1] == '!')
 		shebang++;
 	close(fd);
-	return 0;
+	return got < 0 ? -1 : 0;
 }
 
 /*

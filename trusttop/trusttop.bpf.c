@@ -285,6 +285,9 @@ static __always_inline int stats_slot(struct tt_bkey *key,
 		return l->slot1 - 1;
 	sp = bpf_map_lookup_elem(&stats, key);
 	if (!sp) {
+		/* every slot given out: no more taking (and no wrap) */
+		if (next_slot >= TT_SLOTS)
+			return -1;
 		name_exe(key, task);
 		slot = __sync_fetch_and_add(&next_slot, 1);
 		if (slot >= TT_SLOTS)
