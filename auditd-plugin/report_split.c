@@ -231,6 +231,17 @@ static void plan(off_t total, unsigned int jobs, off_t *ends)
 		ends[i] = i + 1 == jobs ? total : (off_t)(total * (p + i * c));
 }
 
+unsigned int ap_split_auto_jobs(off_t total, long cpus)
+{
+	off_t parts = total / (off_t)AP_SPLIT_MIN_PART;
+
+	if (total < (off_t)AP_SPLIT_MIN_BYTES || cpus < 2)
+		return 1;
+	if (cpus > parts)
+		cpus = (long)parts;
+	return cpus > (long)AP_SPLIT_MAX_JOBS ? AP_SPLIT_MAX_JOBS : (unsigned int)cpus;
+}
+
 int ap_report_read_split(struct ap_agg *agg, const struct ap_filter *flt, const int *fds,
 			 char **names, int nfiles, unsigned int jobs)
 {
@@ -265,13 +276,11 @@ int ap_report_read_split(struct ap_agg *agg, const struct ap_filter *flt, const 
 		st.total += sb.st_size;
 	}
 	if (automatic) {
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-
-		if (st.total < (off_t)AP_SPLIT_MIN_BYTES || n < 2) {
+		jobs = ap_split_auto_jobs(st.total, sysconf(_SC_NPROCESSORS_ONLN));
+		if (jobs < 2) {
 			rc = 1;
 			goto out;
 		}
-		jobs = n > (long)AP_SPLIT_MAX_JOBS ? AP_SPLIT_MAX_JOBS : (unsigned int)n;
 	}
 	plan(st.total, jobs, ends);
 	/* the ranges, each starting at a line: [0, end0), [end0, end1)... */

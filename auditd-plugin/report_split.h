@@ -11,17 +11,27 @@
 #ifndef AP_REPORT_SPLIT_H
 #define AP_REPORT_SPLIT_H
 
+#include <sys/types.h>
+
 #include "aggregate.h"
 #include "feed.h"
 
 /* Inputs smaller than this are parsed by one process unless --jobs says otherwise. */
 #define AP_SPLIT_MIN_BYTES (16u << 20)
+/* Nor, by default, by more processes than parts of this size. */
+#define AP_SPLIT_MIN_PART (AP_SPLIT_MIN_BYTES / 2)
 #define AP_SPLIT_MAX_JOBS 64u
 
 /*
+ * The processes for @total bytes of input on @cpus CPUs by default: one per
+ * CPU, at most one per AP_SPLIT_MIN_PART bytes and AP_SPLIT_MAX_JOBS; 1
+ * (no split) below AP_SPLIT_MIN_BYTES or with fewer than 2 CPUs.
+ */
+unsigned int ap_split_auto_jobs(off_t total, long cpus);
+
+/*
  * Parse the @nfiles open logs @fds (named @names, for messages) with
- * @jobs processes (0: one per CPU, for inputs of AP_SPLIT_MIN_BYTES or
- * more).  Returns 0 when done, 1 when the inputs are not all regular files
+ * @jobs processes (0: ap_split_auto_jobs()).  Returns 0 when done, 1 when the inputs are not all regular files
  * or one process is to parse them (nothing read: the caller streams them),
  * -1 after a message on stderr.
  */
