@@ -18,7 +18,15 @@
 # As root, after make -C relay and make -C trusttop (tt-floor).
 # usage: bench/relay-overhead.sh [CHECKS_PER_PROCESS] [ROUNDS] [PROCS]
 #   defaults 200000 3 2
+# shellcheck source-path=SCRIPTDIR/../tests/lib
 set -u
+. "$(dirname "$0")/../tests/lib/mountns.sh"
+. "$(dirname "$0")/../tests/lib/wait.sh"
+. "$(dirname "$0")/../tests/lib/trusttop.sh"
+# the programs need tracefs: where none is mounted, a private one
+tt_need_tracefs bash "$0" "$@"
+. "$(dirname "$0")/../tests/lib/relay.sh"
+. "$(dirname "$0")/../tests/lib/auditd.sh"
 N=${1:-200000}
 ROUNDS=${2:-3}
 PROCS=${3:-2}
@@ -40,12 +48,9 @@ case $("$PROBE" --kernel) in
 *execve_check*) ;;
 *) echo "relay-overhead: this kernel has no AT_EXECVE_CHECK: nothing to measure" >&2; exit 2 ;;
 esac
-[ -d /sys/kernel/tracing/events ] || mount -t tracefs nodev /sys/kernel/tracing
-. "$TOP/tests/lib/wait.sh"
-. "$TOP/tests/lib/auditd.sh"
 D=$(mktemp -d /tmp/relay-bench.XXXXXX)
 BG=
-trap '[ -n "$BG" ] && kill $BG 2>/dev/null; auditd_kill; rm -rf "$D"' EXIT
+trap '[ -n "$BG" ] && kill $BG 2>/dev/null; relay_kill; auditd_kill; rm -rf "$D"' EXIT
 printf '#!/bin/sh\n' > "$D/ok.sh"; chmod 755 "$D/ok.sh"
 printf 'x\n' > "$D/no.py"; chmod 644 "$D/no.py"
 auditd_conf "$D/audit" RAW && auditd_start "$D/audit" 20 || { echo "relay-overhead: auditd did not start" >&2; exit 2; }
@@ -94,17 +99,20 @@ echo "$b $f $w" | awk '{ printf "allowed checks: floor slowdown %.2f%%, relay sl
 # Refusals: the refusing loop without and with the relay, and the relay's CPU.
 R=$((N / 10))
 t0=$(now); "$FLOOD" -n "$R" "$D/no.py" > /dev/null; nb=$(echo "$(now) - $t0" | bc -l)
-"$RELAY" 2> "$D/relay.err" &
-BG=$!
-wait_for 30 eval 'grep -q ready "$D/relay.err" || ! kill -0 $BG 2>/dev/null'
-c0=$(awk '{ print $14 + $15 }' "/proc/$BG/stat")
+relay_start "$D/relay.err" ||
+	{ echo "relay-overhead: the relay did not start: $(tail -n 3 "$D/relay.err")" >&2; exit 2; }
+c0=$(awk '{ print $14 + $15 }' "/proc/$RPID/stat")
 t0=$(now); "$FLOOD" -n "$R" "$D/no.py" > "$D/flood.out"; nw=$(echo "$(now) - $t0" | bc -l)
 issued=$(sed -n 's/^refused //p' "$D/flood.out")
-wait_for 120 eval 'kill -USR1 $BG; sleep 0.5; tail -n 1 "$D/relay.err" | grep -q "seen $issued, logged [0-9]*, lost [0-9]*, unsent 0" &&
-	[ "$(tail -n 1 "$D/relay.err" | awk "{ gsub(/,/, \"\"); print \$5 + \$7 }")" = "$issued" ]'
-c1=$(awk '{ print $14 + $15 }' "/proc/$BG/stat")
-kill "$BG"; wait "$BG"; BG=
-stats=$(tail -n 1 "$D/relay.err")
+# settled: every refusal seen, and either logged or lost, none left to send
+settled() {
+	stats=$(relay_counters "$D/relay.err") &&
+		[ "$(echo "$stats" | awk '{ gsub(/,/, ""); print ($3 == $7 + $5 && $9 == 0) ? $3 : -1 }')" = "$issued" ]
+}
+stats=
+wait_for 120 settled
+c1=$(awk '{ print $14 + $15 }' "/proc/$RPID/stat")
+relay_stop || { echo "relay-overhead: the relay exited $?" >&2; bad=1; }
 logged=$(echo "$stats" | sed -n 's/.* logged \([0-9]*\),.*/\1/p')
 lost=$(echo "$stats" | sed -n 's/.* lost \([0-9]*\),.*/\1/p')
 hz=$(getconf CLK_TCK)
