@@ -232,28 +232,26 @@ echo "$issued $ROUNDS $base_t $with_t $cpu $hz $wall $goal $median" | awk '{
 # place, over the same rounds (trusttop's slowdown cannot go below it).
 if [ "$floor_t" != 0 ]; then
 	# Issue 26's goal: trusttop's cost above the floor at most half the
-	# floor's own, both in time added to the time without anything.
-	echo "$base_ft $floor_t $with_ft" | awk 'function verdict(floor, above) {
+	# floor's own, both in time added to the time without anything: in
+	# wall time (the totals), and in the workers' CPU time (floor-cpu),
+	# over the same rounds.
+	awk -v bt="$base_ft" -v ft="$floor_t" -v wt="$with_ft" '
+	function goal(what, without, floor_, with_,    floor, above, v) {
+		floor = 100 * (floor_ - without) / without; above = 100 * (with_ - floor_) / without
 		if (floor <= 0 || above < 0)
-			return "NOT SHOWN (a cost measured below nothing attached: noise; more checks a round)"
-		return above <= floor / 2 ? "MET" : "MISSED"
+			v = "NOT SHOWN (a cost measured below nothing attached: noise; more checks a round)"
+		else
+			v = above <= floor / 2 ? "MET" : "MISSED"
+		printf "%strusttop above the floor %.2f%% of the time without, the floor itself %.2f%%: %.2f of it  goal <= 0.5 of it (issue 26): %s\n",
+			what, above, floor, (floor > 0 ? above / floor : 0), v
 	}
-	{
-		floor = 100 * ($2 - $1) / $1; above = 100 * ($3 - $2) / $1
+	{ b += $1; f += $2; w += $3 }
+	END {
 		printf "floor (empty programs where trusttop attaches): slowdown %.2f%%; trusttop above it: %.2f%% of the time without\n",
-			100 * (1 - $1 / $2), above
-		printf "trusttop above the floor %.2f%% of the time without, the floor itself %.2f%%: %.2f of it  goal <= 0.5 of it (issue 26): %s\n",
-			above, floor, (floor > 0 ? above / floor : 0), verdict(floor, above) }'
-	# The same in the workers' CPU time, over the same rounds.
-	awk 'function verdict(floor, above) {
-		if (floor <= 0 || above < 0)
-			return "NOT SHOWN (a cost measured below nothing attached: noise; more checks a round)"
-		return above <= floor / 2 ? "MET" : "MISSED"
-	}
-	{ b += $1; f += $2; w += $3 } END {
-		floor = 100 * (f - b) / b; above = 100 * (w - f) / b
-		printf "in CPU time: trusttop above the floor %.2f%%, the floor %.2f%%: %.2f of it  goal <= 0.5 of it (issue 26): %s\n",
-			above, floor, (floor > 0 ? above / floor : 0), verdict(floor, above) }' "$D/floor-cpu"
+			100 * (1 - bt / ft), 100 * (wt - ft) / bt
+		goal("", bt, ft, wt)
+		goal("in CPU time: ", b, f, w)
+	}' "$D/floor-cpu"
 else
 	echo "floor: not measured: $(head -n 1 "$D/floor-why" 2> /dev/null)"
 fi
